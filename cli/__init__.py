@@ -1,0 +1,1 @@
+"""The ``carcam`` command line: one subcommand per job, composing the packages."""

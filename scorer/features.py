@@ -1,0 +1,236 @@
+"""The feature graph: union-find over tile segments joined across shared edges.
+
+Tiles are added one at a time and features only ever grow, so the graph is incremental: placing
+a tile costs a few unions, and a whole game never rebuilds it. A feature is *open* while one of
+its edge slots faces an empty cell that could still take a tile; roads, cities (and The Castle's
+paths, towers, houses) are complete when nothing is open. Monasteries are complete when all
+eight neighbours are filled; fields never complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .catalog import Kind, TileType
+from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, Cell, neighbour, rotate_slot, surrounding
+
+if TYPE_CHECKING:
+    from .board import Board, StartField
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A snapshot of one connected feature (road, city, field, monastery, path, ...)."""
+
+    id: int
+    kind: Kind
+    cells: frozenset[Cell]
+    tiles: int
+    complete: bool
+    shields: int = 0
+    wells: int = 0
+    markets: int = 0
+    start_fields: int = 0
+    cities: frozenset[int] = frozenset()
+
+    def sorted_cells(self) -> list[Cell]:
+        return sorted(self.cells, key=lambda c: (c[1], c[0]))
+
+
+class FeatureGraph:
+    """Incremental union-find of segments; owned and fed by :class:`scorer.board.Board`."""
+
+    def __init__(self, board: Board) -> None:
+        self._board = board
+        self._parent: list[int] = []
+        self._kind: list[Kind] = []
+        self._cell: list[Cell | None] = []
+        self._links: list[tuple[int, ...]] = []  # field -> city nodes on the same tile
+        self.node_of: dict[tuple[Cell, int], int] = {}
+        # per-root aggregates
+        self._cells: dict[int, set[Cell]] = {}
+        self._open: dict[int, int] = {}
+        self._shields: dict[int, int] = {}
+        self._wells: dict[int, int] = {}
+        self._markets: dict[int, int] = {}
+        self._starts: dict[int, int] = {}
+        self._start_nodes: dict[tuple[Cell, str, str], int] = {}
+        self.monasteries: list[int] = []
+
+    # -- union-find -------------------------------------------------------------------------
+    def find(self, n: int) -> int:
+        parent = self._parent
+        root = n
+        while parent[root] != root:
+            root = parent[root]
+        while parent[n] != root:
+            parent[n], n = root, parent[n]
+        return root
+
+    def _union(self, a: int, b: int) -> int:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return ra
+        if len(self._cells[ra]) < len(self._cells[rb]):
+            ra, rb = rb, ra
+        self._parent[rb] = ra
+        self._cells[ra] |= self._cells.pop(rb)
+        self._open[ra] += self._open.pop(rb)
+        self._shields[ra] += self._shields.pop(rb)
+        self._wells[ra] += self._wells.pop(rb)
+        self._markets[ra] += self._markets.pop(rb)
+        self._starts[ra] += self._starts.pop(rb)
+        return ra
+
+    def _new_node(self, kind: Kind, cell: Cell | None, cells: set[Cell], open_slots: int,
+                  shields: int = 0, wells: int = 0, markets: int = 0, starts: int = 0) -> int:
+        n = len(self._parent)
+        self._parent.append(n)
+        self._kind.append(kind)
+        self._cell.append(cell)
+        self._links.append(())
+        self._cells[n] = cells
+        self._open[n] = open_slots
+        self._shields[n] = shields
+        self._wells[n] = wells
+        self._markets[n] = markets
+        self._starts[n] = starts
+        return n
+
+    # -- building ---------------------------------------------------------------------------
+    def add_start_field(self, field: StartField) -> None:
+        """Create the segments a start field shows; consecutive slots of one kind are one area."""
+        slots = EDGE_SLOTS[field.side]
+        prev: int | None = None
+        prev_kind: Kind | None = None
+        for slot, kind in zip(slots, field.kinds):
+            if kind is prev_kind and prev is not None and kind is not Kind.PATH:
+                node = prev
+            else:
+                node = self._new_node(kind, None, set(), 0, markets=0, starts=1)
+            self._start_nodes[(field.at, field.side, slot)] = node
+            prev, prev_kind = node, kind
+        if field.markets:
+            court = next((self._start_nodes[(field.at, field.side, s)]
+                          for s, k in zip(slots, field.kinds) if k is Kind.COURT), None)
+            if court is not None:
+                self._markets[self.find(court)] += field.markets
+
+    def add_tile(self, cell: Cell, tile: TileType, rot: int) -> None:
+        """Add the segments of a newly placed tile and join them to their neighbours."""
+        board = self._board
+        nodes: list[int] = []
+        for i, seg in enumerate(tile.segments):
+            edge_slots = sum(1 for s in seg.slots if len(s) <= 2 and s not in ("C", "I"))
+            n = self._new_node(seg.kind, cell, {cell}, edge_slots, shields=int(seg.shield),
+                               wells=int(seg.well), markets=seg.markets)
+            self.node_of[(cell, i)] = n
+            nodes.append(n)
+            if seg.kind is Kind.MONASTERY:
+                self.monasteries.append(n)
+        for i, seg in enumerate(tile.segments):
+            if seg.cities:
+                links = tuple(nodes[j] for c in seg.cities if (j := tile.segment_index(c)) is not None)
+                self._links[nodes[i]] = links
+        if not tile.segments:
+            # An unknown tile: features facing it must stay open, so nothing is closed here.
+            return
+        for edge in EDGES:
+            other = neighbour(cell, edge)
+            placed = board.tiles.get(other)
+            for slot in EDGE_SLOTS[edge]:
+                mine = nodes[tile.segment_index(rotate_slot_back(slot, rot))]  # type: ignore[index]
+                if placed is not None:
+                    if not placed.tile.segments:
+                        continue  # faces an unknown tile: stays open
+                    j = placed.tile.segment_index(rotate_slot_back(FACING_SLOT[slot], placed.rot))
+                    theirs = self.node_of[(other, j)]  # type: ignore[index]
+                    if self._kind[mine] is self._kind[theirs]:
+                        root = self._union(mine, theirs)
+                        self._open[root] -= 2
+                    else:
+                        self._open[self.find(mine)] -= 1
+                        self._open[self.find(theirs)] -= 1
+                    continue
+                start = self._start_nodes.get((cell, edge, slot))
+                if start is not None:
+                    if self._kind[start] is self._kind[mine]:
+                        root = self._union(mine, start)
+                        self._open[root] -= 1
+                    else:
+                        self._open[self.find(mine)] -= 1
+                elif not board.can_hold(other):
+                    self._open[self.find(mine)] -= 1  # the castle wall closes this slot
+
+    # -- queries ----------------------------------------------------------------------------
+    def node(self, cell: Cell, segment: int) -> int:
+        return self.node_of[(cell, segment)]
+
+    def kind(self, node: int) -> Kind:
+        return self._kind[node]
+
+    def is_complete(self, node: int) -> bool:
+        """Whether the feature of ``node`` is complete (a field never is)."""
+        kind = self._kind[node]
+        if kind is Kind.MONASTERY:
+            return self.monastery_tiles(node) == 9
+        if kind in (Kind.FIELD, Kind.COURT):
+            return False
+        return self._open[self.find(node)] == 0
+
+    def monastery_tiles(self, node: int) -> int:
+        """The monastery tile plus its filled neighbours (9 when complete)."""
+        cell = self._cell[node]
+        assert cell is not None
+        return 1 + sum(1 for c in surrounding(cell) if c in self._board.tiles)
+
+    def field_cities(self) -> dict[int, set[int]]:
+        """For every field root, the roots of the city features it touches (one pass)."""
+        out: dict[int, set[int]] = {}
+        find = self.find
+        for n, links in enumerate(self._links):
+            if links:
+                out.setdefault(find(n), set()).update(find(c) for c in links)
+        return out
+
+    def feature(self, node: int, field_cities: dict[int, set[int]] | None = None) -> Feature:
+        """A snapshot of the feature that ``node`` belongs to."""
+        kind = self._kind[node]
+        if kind is Kind.MONASTERY:
+            cell = self._cell[node]
+            assert cell is not None
+            tiles = self.monastery_tiles(node)
+            cells = {cell, *(c for c in surrounding(cell) if c in self._board.tiles)}
+            return Feature(id=node, kind=kind, cells=frozenset(cells), tiles=tiles, complete=tiles == 9)
+        root = self.find(node)
+        cities: frozenset[int] = frozenset()
+        if kind is Kind.FIELD:
+            if field_cities is None:
+                field_cities = self.field_cities()
+            cities = frozenset(field_cities.get(root, ()))
+        cells = self._cells[root]
+        return Feature(
+            id=root, kind=kind, cells=frozenset(cells), tiles=len(cells) + self._starts[root],
+            complete=self.is_complete(root), shields=self._shields[root], wells=self._wells[root],
+            markets=self._markets[root], start_fields=self._starts[root], cities=cities,
+        )
+
+    def roots(self) -> list[int]:
+        """One node per feature: union-find roots of tile segments, plus every monastery."""
+        out = [n for n in range(len(self._parent))
+               if self._parent[n] == n and self._cell_count(n) and self._kind[n] is not Kind.MONASTERY]
+        return out + self.monasteries
+
+    def _cell_count(self, root: int) -> int:
+        return len(self._cells.get(root, ()))
+
+    def features(self) -> list[Feature]:
+        """Every feature on the board (start-field areas no tile has joined are left out)."""
+        links = self.field_cities()
+        return [self.feature(n, links) for n in self.roots()]
+
+
+def rotate_slot_back(board_slot: str, rot: int) -> str:
+    """The printed slot at ``board_slot`` of a tile turned ``rot`` degrees."""
+    return rotate_slot(board_slot, (360 - rot) % 360)

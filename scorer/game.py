@@ -1,0 +1,276 @@
+"""Playing and replaying a game turn by turn (base game and The Festival).
+
+A :class:`Game` applies turns of a ``carcam/game@1`` record in order, refusing an illegal one
+with its number and reason, and keeps the track scores that a single photo cannot show.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from . import base_rules
+from .catalog import TileType, load_catalog
+from .errors import IllegalMoveError
+from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
+from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
+from .position import Position, board_for
+from .scoring import Figure, ScoreEvent, ScoreReport
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """What one turn did: its events, the points each player gained and the totals after it."""
+
+    number: int
+    player: str
+    tile: str
+    at: tuple[int, int] | None
+    rot: int
+    events: tuple[ScoreEvent, ...]
+    points: Mapping[str, int]
+    totals: Mapping[str, int]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"turn": self.number, "player": self.player, "tile": self.tile,
+                "at": list(self.at) if self.at else None, "rot": self.rot,
+                "points": dict(self.points), "totals": dict(self.totals),
+                "events": [e.to_json() for e in self.events]}
+
+
+@dataclass
+class Game:
+    """A base game in progress: board, figures on it, followers in supply, track scores."""
+
+    players: tuple[str, ...]
+    expansions: tuple[str, ...] = ()
+    options: Mapping[str, Any] = field(default_factory=dict)
+    check_box: bool = True
+
+    def __post_init__(self) -> None:
+        self.board = board_for("base")
+        self.figures: list[Figure] = []
+        self.supply = dict.fromkeys(self.players, base_rules.FOLLOWERS_PER_PLAYER)
+        self.track = dict.fromkeys(self.players, 0)
+        self.box = Counter(load_catalog().box("base", self.expansions))
+        self.history: list[TurnResult] = []
+        self.turn_number = 0
+
+    # -- set-up -------------------------------------------------------------------------------
+    @classmethod
+    def from_record(cls, record: GameRecord) -> Game:
+        """A game set up as the record says (start tile laid), no turn played yet."""
+        if record.game != "base":
+            raise ValueError("use scorer.castle_rules.CastleGame for The Castle")
+        game = cls(players=record.players, expansions=record.expansions, options=record.options)
+        assert record.start is not None
+        game.start(record.start.tile, record.start.at, record.start.rot)
+        return game
+
+    def start(self, tile: TileType, at: tuple[int, int] = (0, 0), rot: int = 0) -> None:
+        """Lay the start tile."""
+        self._take_from_box(tile, 0)
+        self.board.place(at, tile, rot, check=False)
+
+    def _take_from_box(self, tile: TileType, number: int) -> None:
+        if not self.check_box or tile.id is None:
+            return
+        if self.box[tile.id] <= 0:
+            raise IllegalMoveError(number, f"no tile {tile.id} left in the box "
+                                           f"({load_catalog().box('base', self.expansions).get(tile.id, 0)} in all)")
+        self.box[tile.id] -= 1
+
+    # -- turns --------------------------------------------------------------------------------
+    def follower_problem(self, player: str, cell: tuple[int, int], slot: str) -> str | None:
+        """Why ``player`` may not put a follower on ``slot`` of the tile just laid at ``cell``."""
+        if self.supply[player] <= 0:
+            return f"{player} has no follower left in supply"
+        node = self.board.node_at(cell, slot)
+        if node is None:
+            placed = self.board.tiles[cell]
+            return f"tile {placed.tile.name()} (rot {placed.rot}) has no segment at slot {slot}"
+        root = self.board.graph.find(node)
+        for f in self.figures:
+            if base_rules.feature_root(self.board, f) == root:
+                return (f"the {self.board.graph.kind(root).value} is already occupied by "
+                        f"{f.player}'s follower at {list(f.at)}")
+        return None
+
+    def follower_options(self, tile: TileType, at: tuple[int, int], rot: int) -> list[str]:
+        """Board slots (one per segment) where a follower could go if ``tile`` were laid at
+        ``at``/``rot`` now: segments that would join no occupied feature. Does not change the game."""
+        occupied = {base_rules.feature_root(self.board, f) for f in self.figures}
+        out: list[str] = []
+        for seg in tile.segments:
+            slots = [rotate_slot(s, rot) for s in seg.slots]
+            free = True
+            for slot in slots:
+                if slot in ("C", "I"):
+                    continue
+                other = neighbour(at, SLOT_EDGE[slot])
+                node = self.board.node_at(other, FACING_SLOT[slot])
+                if node is not None and self.board.graph.find(node) in occupied:
+                    free = False
+                    break
+            if free:
+                out.append(slots[0])
+        return out
+
+    def play(self, turn: Turn) -> TurnResult:
+        """Apply one turn; raise :class:`IllegalMoveError` (board unchanged) if it is illegal."""
+        number = self.turn_number + 1
+        if turn.player not in self.players:
+            raise IllegalMoveError(number, f"player {turn.player} is not in the game")
+        if turn.discarded:
+            if turn.tile is not None and turn.at is None:
+                if self.board.legal_placements(turn.tile):
+                    raise IllegalMoveError(number, f"tile {turn.tile.name()} was discarded but fits")
+                self._take_from_box(turn.tile, number)
+            self.turn_number = number
+            result = TurnResult(number, turn.player, turn.tile.name() if turn.tile else "?", None, 0,
+                                (), dict.fromkeys(self.players, 0), dict(self.track))
+            self.history.append(result)
+            return result
+        tile, at = turn.tile, turn.at
+        assert tile is not None and at is not None
+        problems = self.board.placement_problems(at, tile, turn.rot)
+        if problems:
+            raise IllegalMoveError(number, f"{tile.name()} at {list(at)} rot {turn.rot}: "
+                                           + "; ".join(c.reason for c in problems))
+        if turn.meeple is not None and turn.take_back is not None:
+            raise IllegalMoveError(number, "a festival turn places a follower or takes one back, not both")
+        if turn.take_back is not None and not tile.festival:
+            raise IllegalMoveError(number, f"tile {tile.name()} has no festival symbol: nothing may be taken back")
+        self._take_from_box(tile, number)
+        self.board.place(at, tile, turn.rot, check=False)
+        try:
+            if turn.meeple is not None:
+                why = self.follower_problem(turn.player, at, turn.meeple)
+                if why:
+                    raise IllegalMoveError(number, f"follower on {turn.meeple}: {why}")
+                self.figures.append(Figure(turn.player, at, turn.meeple))
+                self.supply[turn.player] -= 1
+            if turn.take_back is not None:
+                cell, slot = turn.take_back
+                fig = next((f for f in self.figures if f.player == turn.player and f.at == cell
+                            and f.on == slot), None)
+                if fig is None:
+                    raise IllegalMoveError(number, f"festival: {turn.player} has no follower at "
+                                                   f"{list(cell)} on {slot} to take back")
+                self.figures.remove(fig)
+                self.supply[turn.player] += 1
+        except IllegalMoveError:
+            self._undo_last_tile(at, tile)
+            raise
+        roots = base_rules.completed_by(self.board, at)
+        events, home = base_rules.score_completed(self.board, roots, self.figures, self.players,
+                                                  self.options, "turn", number)
+        gone = {id(f) for f in home}
+        self.figures = [f for f in self.figures if id(f) not in gone]
+        for f in home:
+            self.supply[f.player] += 1
+        points = dict.fromkeys(self.players, 0)
+        for e in events:
+            points[e.player] += e.points
+            self.track[e.player] += e.points
+        self.turn_number = number
+        result = TurnResult(number, turn.player, tile.name(), at, turn.rot, tuple(events), points,
+                            dict(self.track))
+        self.history.append(result)
+        return result
+
+    def _undo_last_tile(self, at: tuple[int, int], tile: TileType) -> None:
+        """Rebuild the board without the tile just laid (an illegal follower rolls back the turn)."""
+        tiles = [(c, p.tile, p.rot) for c, p in self.board.tiles.items() if c != at]
+        self.board = board_for("base")
+        for c, t, r in tiles:
+            self.board.place(c, t, r, check=False)
+        if self.check_box and tile.id is not None:
+            self.box[tile.id] += 1
+
+    # -- reading the game ---------------------------------------------------------------------
+    def state(self) -> State:
+        """The position now as ``carcam/state@1`` (what a photo of the table would show)."""
+        return State(
+            game="base", expansions=self.expansions, options=dict(self.options), players=self.players,
+            tiles=tuple(TileEntry(at=c, tile=p.tile, rot=p.rot) for c, p in self.board.tiles.items()),
+            meeples=tuple(MeepleEntry(player=f.player, at=f.at, on=f.on) for f in self.figures),
+            scores=dict(self.track))
+
+    def final_report(self) -> ScoreReport:
+        """Totals if the game ended now: the track plus end-of-game scoring."""
+        events = base_rules.score_end(self.board, self.figures, self.players, self.options)
+        open_ = base_rules.open_features(self.board, self.figures, self.players, self.options)
+        # the track is the sum of the turn events, so the report starts from zero and lists them
+        return ScoreReport(players=self.players, track=dict.fromkeys(self.players, 0),
+                           events=tuple(e for r in self.history for e in r.events) + tuple(events),
+                           open=tuple(open_))
+
+    def position(self) -> Position:
+        return Position(self.state())
+
+
+def replay(record: GameRecord) -> tuple[list[TurnResult], ScoreReport]:
+    """Replay a whole record; returns every turn's result and the final report."""
+    if record.game == "castle":
+        from .castle_rules import replay_castle
+        return replay_castle(record)
+    game = Game.from_record(record)
+    results = [game.play(t) for t in record.turns]
+    return results, game.final_report()
+
+
+# ---------------------------------------------------------------------------------------------
+# random legal games (property tests, benchmarks, synthetic photos)
+def random_game(seed: int, players: Iterable[str] = ("red", "blue"), expansions: Iterable[str] = (),
+                turns: int | None = None, follower_rate: float = 0.6,
+                options: Mapping[str, Any] | None = None) -> GameRecord:
+    """Play a random legal base game from the real deck (seeded) and return its record.
+
+    Each turn draws a tile, places it at a random legal spot (a tile that fits nowhere is
+    discarded, as the rules say) and, with probability ``follower_rate``, puts a follower on a
+    random free segment of it. ``turns`` stops early."""
+    rng = random.Random(seed)
+    players = tuple(players)
+    exps = tuple(expansions)
+    catalog = load_catalog()
+    deck = catalog.deck("base", exps)
+    rng.shuffle(deck)
+    start = catalog.get(catalog.start_tile)
+    assert start is not None
+    game = Game(players=players, expansions=exps, options=dict(options or {}))
+    game.start(start)
+    played: list[Turn] = []
+    limit = len(deck) if turns is None else min(turns, len(deck))
+    i = 0
+    while deck and len([t for t in played if not t.discarded]) < limit:
+        player = players[i % len(players)]
+        tile = catalog.get(deck.pop())
+        assert tile is not None
+        spots = game.board.legal_placements(tile)
+        if not spots:
+            turn = Turn(player=player, tile=tile, at=None, discarded=True)
+            game.play(turn)
+            played.append(turn)
+            continue
+        at, rot = spots[rng.randrange(len(spots))]
+        meeple = None
+        take_back = None
+        if tile.festival and game.figures and rng.random() < 0.3:
+            mine = [f for f in game.figures if f.player == player]
+            if mine:
+                f = mine[rng.randrange(len(mine))]
+                take_back = (f.at, f.on)
+        if take_back is None and rng.random() < follower_rate and game.supply[player] > 0:
+            free = game.follower_options(tile, at, rot)
+            if free:
+                meeple = free[rng.randrange(len(free))]
+        turn = Turn(player=player, tile=tile, at=at, rot=rot, meeple=meeple, take_back=take_back)
+        game.play(turn)
+        played.append(turn)
+        i += 1
+    return GameRecord(game="base", expansions=exps, options=dict(options or {}), players=players,
+                      start=TileEntry(at=(0, 0), tile=start, rot=0), turns=tuple(played))
+

@@ -1,0 +1,1 @@
+"""carcam vision package."""

@@ -1,0 +1,1 @@
+"""carcam web package."""
