@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _optional_commands() -> list[Callable[[Any], None]]:
     """Subcommands of the other packages, each registered by its own module."""
     out: list[Callable[[Any], None]] = []
-    for module in ("cli.vision_commands", "cli.web_commands", "cli.bench_commands"):
+    for module in ("cli.vision_commands", "cli.synth_commands", "cli.follow_commands", "cli.web_commands",
+                   "cli.bench_commands"):
         try:
             mod = __import__(module, fromlist=["register"])
         except ModuleNotFoundError as exc:
