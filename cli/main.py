@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from scorer import CarcamError, Position, parse_game, parse_state, replay
 from scorer.formats import READING, check_format, load_document

@@ -8,8 +8,20 @@ from .board import Board, Layout, PlacedTile, StartField
 from .catalog import Catalog, Kind, Segment, TileType, load_catalog
 from .errors import CarcamError, CatalogError, Conflict, FormatError, IllegalBoardError, IllegalMoveError
 from .features import Feature, FeatureGraph
-from .formats import (GameRecord, MeepleEntry, Reading, State, TileEntry, Turn, game_to_json, parse_game,
-                      parse_reading, parse_state, reading_to_json, state_to_json)
+from .formats import (
+                      GameRecord,
+                      MeepleEntry,
+                      Reading,
+                      State,
+                      TileEntry,
+                      Turn,
+                      game_to_json,
+                      parse_game,
+                      parse_reading,
+                      parse_state,
+                      reading_to_json,
+                      state_to_json,
+)
 from .game import Game, TurnResult, random_game, replay
 from .position import Position
 from .scoring import Figure, OpenFeature, ScoreEvent, ScoreReport

@@ -15,7 +15,8 @@ German in brackets):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .catalog import Kind
 from .features import Feature

@@ -6,8 +6,8 @@ The base game's table is unbounded; The Castle's board is bounded by a wall (a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from .catalog import Kind, TileType
 from .errors import Conflict, IllegalBoardError

@@ -8,17 +8,18 @@ typo in a data file can never silently change a score.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from importlib import resources
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .errors import CatalogError
 from .geometry import INNER_SLOTS, SLOTS, rotate_slot
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What a segment is. The first four are the base game's, the rest The Castle's."""
 
     CITY = "city"

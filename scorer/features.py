@@ -54,7 +54,9 @@ class FeatureGraph:
         self._shields: dict[int, int] = {}
         self._wells: dict[int, int] = {}
         self._markets: dict[int, int] = {}
-        self._starts: dict[int, int] = {}
+        #: start fields a feature runs into, by (cell, side): one start field counts as one tile even
+        #: when two of its slots (a court on each side of a path) join the same feature
+        self._starts: dict[int, set[tuple[Cell, str]]] = {}
         self._start_nodes: dict[tuple[Cell, str, str], int] = {}
         self.monasteries: list[int] = []
 
@@ -80,11 +82,12 @@ class FeatureGraph:
         self._shields[ra] += self._shields.pop(rb)
         self._wells[ra] += self._wells.pop(rb)
         self._markets[ra] += self._markets.pop(rb)
-        self._starts[ra] += self._starts.pop(rb)
+        self._starts[ra] |= self._starts.pop(rb)
         return ra
 
     def _new_node(self, kind: Kind, cell: Cell | None, cells: set[Cell], open_slots: int,
-                  shields: int = 0, wells: int = 0, markets: int = 0, starts: int = 0) -> int:
+                  shields: int = 0, wells: int = 0, markets: int = 0,
+                  start: tuple[Cell, str] | None = None) -> int:
         n = len(self._parent)
         self._parent.append(n)
         self._kind.append(kind)
@@ -95,7 +98,7 @@ class FeatureGraph:
         self._shields[n] = shields
         self._wells[n] = wells
         self._markets[n] = markets
-        self._starts[n] = starts
+        self._starts[n] = {start} if start is not None else set()
         return n
 
     # -- building ---------------------------------------------------------------------------
@@ -108,7 +111,7 @@ class FeatureGraph:
             if kind is prev_kind and prev is not None and kind is not Kind.PATH:
                 node = prev
             else:
-                node = self._new_node(kind, None, set(), 0, markets=0, starts=1)
+                node = self._new_node(kind, None, set(), 0, start=(field.at, field.side))
             self._start_nodes[(field.at, field.side, slot)] = node
             prev, prev_kind = node, kind
         if field.markets:
@@ -211,9 +214,9 @@ class FeatureGraph:
             cities = frozenset(field_cities.get(root, ()))
         cells = self._cells[root]
         return Feature(
-            id=root, kind=kind, cells=frozenset(cells), tiles=len(cells) + self._starts[root],
+            id=root, kind=kind, cells=frozenset(cells), tiles=len(cells) + len(self._starts[root]),
             complete=self.is_complete(root), shields=self._shields[root], wells=self._wells[root],
-            markets=self._markets[root], start_fields=self._starts[root], cities=cities,
+            markets=self._markets[root], start_fields=len(self._starts[root]), cities=cities,
         )
 
     def roots(self) -> list[int]:

@@ -8,12 +8,13 @@ in the document (``tiles[3].rot``), so a player can find and fix it.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .base_rules import OPTIONS as BASE_OPTIONS
 from .base_rules import PLAYER_COLOURS
-from .catalog import EXPANSIONS, UNKNOWN_TILE, UNKNOWN_TILE_ID, Catalog, Kind, TileType, load_catalog, parse_tile
+from .catalog import EXPANSIONS, UNKNOWN_TILE, UNKNOWN_TILE_ID, Catalog, TileType, load_catalog, parse_tile
 from .errors import CarcamError, CatalogError, FormatError
 from .geometry import ALL_SLOTS, EDGES, ROTATIONS, Cell
 
@@ -482,6 +483,8 @@ def _turn(t: Any, path: str, game: str, exps: tuple[str, ...], players: tuple[st
           catalog: Catalog | None) -> Turn:
     _keys(t, path, ("player",), ("tile", "at", "rot") + _TURN_KEYS)
     player = _player(t["player"], f"{path}.player", players)
+    if "tile" in t:
+        _tile_in_game(t["tile"], f"{path}.tile", game, exps, catalog)
     discarded = t.get("discarded", False)
     if not isinstance(discarded, bool):
         raise FormatError(f"{path}.discarded: expected true or false")
@@ -517,6 +520,13 @@ def _turn(t: Any, path: str, game: str, exps: tuple[str, ...], players: tuple[st
             extra[key] = t[key]
     return Turn(player=player, tile=tile, at=at, rot=rot, meeple=meeple, take_back=take_back,
                 discarded=discarded, wall_tiles_used=used, extra=extra)
+
+
+def _tile_in_game(ref: Any, path: str, game: str, exps: tuple[str, ...], catalog: Catalog | None) -> None:
+    """A record may only use tiles of the base box and its declared expansions."""
+    tile = resolve_tile(ref, path, game, catalog)
+    if game == "base" and tile.set not in ("base", "inline", *exps):
+        raise FormatError(f"{path}: tile {tile.name()} needs the {tile.set!r} expansion in 'expansions'")
 
 
 def game_to_json(record: GameRecord) -> dict[str, Any]:

@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import base_rules
 from .catalog import TileType, load_catalog
 from .errors import IllegalMoveError
-from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
 from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
+from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
 from .position import Position, board_for
 from .scoring import Figure, ScoreEvent, ScoreReport
 
