@@ -32,18 +32,23 @@ ROLE = {Kind.ROAD: "thief", Kind.CITY: "knight", Kind.MONASTERY: "monk", Kind.FI
 
 def completed_value(feature: Feature, options: Mapping[str, Any]) -> tuple[int, str]:
     """Points and reason for a completed road, city or monastery during play."""
-    if feature.kind is Kind.ROAD:
-        return feature.tiles, f"completed road: {plural(feature.tiles, 'tile')} x 1"
-    if feature.kind is Kind.CITY:
-        if options.get("tiny_city") and feature.tiles == 2:
-            return 2 + 2 * feature.shields, "completed 2-tile city: 2 (first-edition rule)"
-        why = f"completed city: {plural(feature.tiles, 'tile')} x 2"
-        if feature.shields:
-            why += f" + {plural(feature.shields, 'shield')} x 2"
-        return 2 * feature.tiles + 2 * feature.shields, why
-    if feature.kind is Kind.MONASTERY:
+    return completed_points(feature.kind, feature.tiles, feature.shields, options)
+
+
+def completed_points(kind: Kind, tiles: int, shields: int, options: Mapping[str, Any]) -> tuple[int, str]:
+    """Points and reason for a completed feature of ``kind`` with ``tiles`` tiles and ``shields``."""
+    if kind is Kind.ROAD:
+        return tiles, f"completed road: {plural(tiles, 'tile')} x 1"
+    if kind is Kind.CITY:
+        if options.get("tiny_city") and tiles == 2:
+            return 2 + 2 * shields, "completed 2-tile city: 2 (first-edition rule)"
+        why = f"completed city: {plural(tiles, 'tile')} x 2"
+        if shields:
+            why += f" + {plural(shields, 'shield')} x 2"
+        return 2 * tiles + 2 * shields, why
+    if kind is Kind.MONASTERY:
         return 9, "completed monastery: 9 tiles x 1"
-    raise ValueError(f"a {feature.kind.value} is never completed during play")
+    raise ValueError(f"a {kind.value} is never completed during play")
 
 
 def end_value(feature: Feature) -> tuple[int, str]:
@@ -186,16 +191,14 @@ def open_features(board: Any, figures: list[Figure], players: tuple[str, ...],
         if feature.complete:
             continue
         figs = by_root.get(feature.id, [])
-        owners, _ = majority(figs, players)
+        owners = majority(figs, players)[0] if figs else []
         if feature.kind is Kind.FIELD:
             done = sum(1 for c in links.get(feature.id, ()) if graph.is_complete(c))
             now, why = farm_value(done)
             if_completed = None
         else:
             now, why = end_value(feature)
-            completed = Feature(**{**feature.__dict__, "complete": True,
-                                   "tiles": 9 if feature.kind is Kind.MONASTERY else feature.tiles})
-            if_completed, _ = completed_value(completed, options)
+            if_completed = completed_points(feature.kind, feature.tiles, feature.shields, options)[0]
         out.append(OpenFeature(kind=feature.kind.value, tiles=feature.tiles, owners=tuple(owners),
                                points_now=now, cells=tuple(feature.sorted_cells()),
                                points_if_completed=if_completed, figures=tuple(figs), detail=why))

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .catalog import Kind, TileType
 from .errors import Conflict, IllegalBoardError
-from .features import FeatureGraph, rotate_slot_back
+from .features import FeatureGraph
 from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, ROTATIONS, Cell, neighbour
 
 
-@dataclass(frozen=True)
-class PlacedTile:
-    """A tile lying on the board at a rotation."""
+class PlacedTile(NamedTuple):
+    """A tile lying on the board at a rotation (a NamedTuple: boards hold many of them)."""
 
     tile: TileType
     rot: int
 
     def segment_at(self, board_slot: str) -> int | None:
         """Index of the segment at a board slot (after rotation), or None."""
-        return self.tile.segment_index(rotate_slot_back(board_slot, self.rot))
+        return self.tile.board_slots(self.rot).get(board_slot)
 
     def kind_at(self, board_slot: str) -> Kind | None:
         i = self.segment_at(board_slot)
@@ -185,19 +185,23 @@ class Board:
         """Every edge on the board where two tiles do not match (for a board read from a photo)."""
         out: list[Conflict] = []
         for cell, placed in self.tiles.items():
+            if not placed.tile.segments:
+                continue
+            mine = placed.tile.board_slots(placed.rot)
             for edge in ("E", "S"):
                 other = neighbour(cell, edge)
                 there = self.tiles.get(other)
-                if there is None or not placed.tile.segments or not there.tile.segments:
+                if there is None or not there.tile.segments:
                     continue
+                theirs = there.tile.board_slots(there.rot)
                 for slot in EDGE_SLOTS[edge]:
-                    a, b = placed.kind_at(slot), there.kind_at(FACING_SLOT[slot])
+                    a = placed.tile.segments[mine[slot]].kind
+                    b = there.tile.segments[theirs[FACING_SLOT[slot]]].kind
                     if a is not b and (self._must_match(a) or self._must_match(b)):
                         out.append(Conflict(
                             cells=(cell, other), edge=edge,
-                            reason=(f"{placed.tile.name()} (rot {placed.rot}) shows {a.value if a else '?'}"
-                                    f" on its {edge} edge but {there.tile.name()} (rot {there.rot}) "
-                                    f"shows {b.value if b else '?'}")))
+                            reason=(f"{placed.tile.name()} (rot {placed.rot}) shows {a.value} on its "
+                                    f"{edge} edge but {there.tile.name()} (rot {there.rot}) shows {b.value}")))
                         break
         return out
 

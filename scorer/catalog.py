@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -55,6 +55,11 @@ class Segment:
     well: bool = False
     markets: int = 0
 
+    @cached_property
+    def edge_slots(self) -> int:
+        """How many of the twelve edge slots the segment owns (C and I are not on an edge)."""
+        return sum(1 for s in self.slots if s not in INNER_SLOTS)
+
     def to_json(self) -> dict[str, Any]:
         """The segment as written in the formats."""
         out: dict[str, Any] = {"kind": self.kind.value, "slots": list(self.slots)}
@@ -84,10 +89,18 @@ class TileType:
     extras: frozenset[str] = frozenset()
     art: str | None = None
     _slot_segment: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _by_rotation: Mapping[int, Mapping[str, int]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         index = {s: i for i, seg in enumerate(self.segments) for s in seg.slots}
         object.__setattr__(self, "_slot_segment", index)
+        # board slot -> segment index for each rotation: placing a tile is then plain lookups
+        tables = {rot: {rotate_slot(s, rot): i for s, i in index.items()} for rot in (0, 90, 180, 270)}
+        object.__setattr__(self, "_by_rotation", tables)
+
+    def board_slots(self, rot: int) -> Mapping[str, int]:
+        """Board slot -> segment index once the tile is turned ``rot`` degrees."""
+        return self._by_rotation[rot]
 
     @property
     def known(self) -> bool:
@@ -104,7 +117,7 @@ class TileType:
 
     def segment_index_on_board(self, board_slot: str, rot: int) -> int | None:
         """Index of the segment at ``board_slot`` once the tile is turned ``rot`` degrees."""
-        return self._slot_segment.get(rotate_slot(board_slot, (360 - rot) % 360))
+        return self._by_rotation[rot].get(board_slot)
 
     def kind_at(self, slot: str) -> Kind | None:
         i = self._slot_segment.get(slot)

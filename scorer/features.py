@@ -9,8 +9,7 @@ eight neighbours are filled; fields never complete.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from .catalog import Kind, TileType
 from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, Cell, neighbour, rotate_slot, surrounding
@@ -19,9 +18,11 @@ if TYPE_CHECKING:
     from .board import Board, StartField
 
 
-@dataclass(frozen=True)
-class Feature:
-    """A snapshot of one connected feature (road, city, field, monastery, path, ...)."""
+class Feature(NamedTuple):
+    """A snapshot of one connected feature (road, city, field, monastery, path, ...).
+
+    A NamedTuple rather than a frozen dataclass: scoring builds one per feature, and this is the
+    cheapest immutable record Python has."""
 
     id: int
     kind: Kind
@@ -49,14 +50,15 @@ class FeatureGraph:
         self._links: list[tuple[int, ...]] = []  # field -> city nodes on the same tile
         self.node_of: dict[tuple[Cell, int], int] = {}
         # per-root aggregates
-        self._cells: dict[int, set[Cell]] = {}
-        self._open: dict[int, int] = {}
-        self._shields: dict[int, int] = {}
-        self._wells: dict[int, int] = {}
-        self._markets: dict[int, int] = {}
+        # per-node aggregates, valid at roots only (lists indexed by node: faster than dicts)
+        self._cells: list[set[Cell]] = []
+        self._open: list[int] = []
+        self._shields: list[int] = []
+        self._wells: list[int] = []
+        self._markets: list[int] = []
         #: start fields a feature runs into, by (cell, side): one start field counts as one tile even
         #: when two of its slots (a court on each side of a path) join the same feature
-        self._starts: dict[int, set[tuple[Cell, str]]] = {}
+        self._starts: list[set[tuple[Cell, str]]] = []
         self._start_nodes: dict[tuple[Cell, str, str], int] = {}
         self.monasteries: list[int] = []
 
@@ -77,12 +79,13 @@ class FeatureGraph:
         if len(self._cells[ra]) < len(self._cells[rb]):
             ra, rb = rb, ra
         self._parent[rb] = ra
-        self._cells[ra] |= self._cells.pop(rb)
-        self._open[ra] += self._open.pop(rb)
-        self._shields[ra] += self._shields.pop(rb)
-        self._wells[ra] += self._wells.pop(rb)
-        self._markets[ra] += self._markets.pop(rb)
-        self._starts[ra] |= self._starts.pop(rb)
+        self._cells[ra] |= self._cells[rb]
+        self._open[ra] += self._open[rb]
+        self._shields[ra] += self._shields[rb]
+        self._wells[ra] += self._wells[rb]
+        self._markets[ra] += self._markets[rb]
+        if self._starts[rb]:
+            self._starts[ra] |= self._starts[rb]
         return ra
 
     def _new_node(self, kind: Kind, cell: Cell | None, cells: set[Cell], open_slots: int,
@@ -93,12 +96,12 @@ class FeatureGraph:
         self._kind.append(kind)
         self._cell.append(cell)
         self._links.append(())
-        self._cells[n] = cells
-        self._open[n] = open_slots
-        self._shields[n] = shields
-        self._wells[n] = wells
-        self._markets[n] = markets
-        self._starts[n] = {start} if start is not None else set()
+        self._cells.append(cells)
+        self._open.append(open_slots)
+        self._shields.append(shields)
+        self._wells.append(wells)
+        self._markets.append(markets)
+        self._starts.append({start} if start is not None else set())
         return n
 
     # -- building ---------------------------------------------------------------------------
@@ -125,8 +128,7 @@ class FeatureGraph:
         board = self._board
         nodes: list[int] = []
         for i, seg in enumerate(tile.segments):
-            edge_slots = sum(1 for s in seg.slots if len(s) <= 2 and s not in ("C", "I"))
-            n = self._new_node(seg.kind, cell, {cell}, edge_slots, shields=int(seg.shield),
+            n = self._new_node(seg.kind, cell, {cell}, seg.edge_slots, shields=int(seg.shield),
                                wells=int(seg.well), markets=seg.markets)
             self.node_of[(cell, i)] = n
             nodes.append(n)
@@ -139,16 +141,19 @@ class FeatureGraph:
         if not tile.segments:
             # An unknown tile: features facing it must stay open, so nothing is closed here.
             return
+        mine_at = tile.board_slots(rot)
+        starts = self._start_nodes
         for edge in EDGES:
             other = neighbour(cell, edge)
             placed = board.tiles.get(other)
+            if placed is not None and not placed.tile.segments:
+                continue  # faces an unknown tile: stays open
+            theirs_at = placed.tile.board_slots(placed.rot) if placed is not None else None
+            holdable = placed is not None or board.can_hold(other)
             for slot in EDGE_SLOTS[edge]:
-                mine = nodes[tile.segment_index(rotate_slot_back(slot, rot))]  # type: ignore[index]
-                if placed is not None:
-                    if not placed.tile.segments:
-                        continue  # faces an unknown tile: stays open
-                    j = placed.tile.segment_index(rotate_slot_back(FACING_SLOT[slot], placed.rot))
-                    theirs = self.node_of[(other, j)]  # type: ignore[index]
+                mine = nodes[mine_at[slot]]
+                if theirs_at is not None:
+                    theirs = self.node_of[(other, theirs_at[FACING_SLOT[slot]])]
                     if self._kind[mine] is self._kind[theirs]:
                         root = self._union(mine, theirs)
                         self._open[root] -= 2
@@ -156,14 +161,14 @@ class FeatureGraph:
                         self._open[self.find(mine)] -= 1
                         self._open[self.find(theirs)] -= 1
                     continue
-                start = self._start_nodes.get((cell, edge, slot))
+                start = starts.get((cell, edge, slot)) if starts else None
                 if start is not None:
                     if self._kind[start] is self._kind[mine]:
                         root = self._union(mine, start)
                         self._open[root] -= 1
                     else:
                         self._open[self.find(mine)] -= 1
-                elif not board.can_hold(other):
+                elif not holdable:
                     self._open[self.find(mine)] -= 1  # the castle wall closes this slot
 
     # -- queries ----------------------------------------------------------------------------
@@ -226,7 +231,7 @@ class FeatureGraph:
         return out + self.monasteries
 
     def _cell_count(self, root: int) -> int:
-        return len(self._cells.get(root, ()))
+        return len(self._cells[root])
 
     def features(self) -> list[Feature]:
         """Every feature on the board (start-field areas no tile has joined are left out)."""

@@ -1,0 +1,96 @@
+"""Property tests: random legal games from the real 72-tile deck keep the rules' invariants."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorer import Game, Position, random_game, replay
+from scorer.base_rules import FOLLOWERS_PER_PLAYER
+from scorer.catalog import Kind
+from scorer.formats import GameRecord, TileEntry
+from scorer.geometry import rotate_cell, rotate_slot
+
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PLAYERS = st.sampled_from([("red", "blue"), ("red", "blue", "green"), ("red", "blue", "green", "yellow", "black")])
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=PLAYERS, festival=st.booleans())
+def test_random_games_keep_every_invariant(seed: int, players: tuple[str, ...], festival: bool) -> None:
+    record = random_game(seed, players=players, expansions=("festival",) if festival else ())
+    game = Game.from_record(record)
+    scored: set[tuple[str, frozenset]] = set()
+    before = dict(game.track)
+    for turn in record.turns:
+        result = game.play(turn)
+        # scores never go down, and the turn's points are its events
+        for p in players:
+            assert game.track[p] >= before[p]
+            assert game.track[p] - before[p] == sum(e.points for e in result.events if e.player == p)
+        before = dict(game.track)
+        # followers are conserved: supply + on the board = 7
+        for p in players:
+            on_board = sum(1 for f in game.figures if f.player == p)
+            assert game.supply[p] + on_board == FOLLOWERS_PER_PLAYER
+        # every completed feature is scored once: none still holds a follower after its turn
+        for f in game.figures:
+            node = game.board.node_at(f.at, f.on)
+            assert node is not None
+            kind = game.board.graph.kind(node)
+            if kind is not Kind.FIELD:
+                assert not game.board.graph.is_complete(node)
+        for e in result.events:
+            key = (e.what, frozenset(e.cells))
+            assert key not in scored or e.player not in {x.player for x in result.events if x is not e}
+            scored.add(key)
+    # the photo of the final table, scored with the track, gives the replay's totals
+    _, report = replay(record)
+    assert Position(game.state()).score().final == report.final
+
+
+def transform(record: GameRecord, rot: int, dx: int, dy: int) -> GameRecord:
+    """The same game with the whole table turned ``rot`` degrees and shifted."""
+    def cell(c):
+        x, y = rotate_cell(c, rot)
+        return (x + dx, y + dy)
+
+    turns = []
+    for t in record.turns:
+        turns.append(replace(
+            t, at=cell(t.at) if t.at else None, rot=(t.rot + rot) % 360,
+            meeple=rotate_slot(t.meeple, rot) if t.meeple else None,
+            take_back=(cell(t.take_back[0]), rotate_slot(t.take_back[1], rot)) if t.take_back else None))
+    start = record.start
+    assert start is not None
+    return replace(record, start=TileEntry(at=cell(start.at), tile=start.tile, rot=(start.rot + rot) % 360),
+                   turns=tuple(turns))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), rot=st.sampled_from([90, 180, 270]), dx=st.integers(-50, 50),
+       dy=st.integers(-50, 50))
+def test_turned_or_shifted_game_scores_the_same(seed: int, rot: int, dx: int, dy: int) -> None:
+    record = random_game(seed, players=("red", "blue", "green"), expansions=("festival",))
+    results, report = replay(record)
+    results2, report2 = replay(transform(record, rot, dx, dy))
+    assert report2.final == report.final
+    assert [r.totals for r in results2] == [r.totals for r in results]
+    assert sorted((o.kind, o.tiles, o.owners, o.points_now) for o in report2.open) == \
+        sorted((o.kind, o.tiles, o.owners, o.points_now) for o in report.open)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), turns=st.integers(0, 40))
+def test_games_stopped_at_any_point_are_legal_positions(seed: int, turns: int) -> None:
+    record = random_game(seed, players=("red", "blue"), turns=turns)
+    game = Game.from_record(record)
+    for t in record.turns:
+        game.play(t)
+    position = Position(game.state())
+    assert position.status() == []
+    report = position.score()
+    for p in ("red", "blue"):
+        assert report.final[p] >= game.track[p]
