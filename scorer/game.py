@@ -14,7 +14,7 @@ from typing import Any
 
 from . import base_rules
 from .catalog import TileType, load_catalog
-from .errors import IllegalMoveError
+from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
 from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
 from .position import Position, board_for
@@ -58,6 +58,8 @@ class Game:
         self.box = Counter(load_catalog().box("base", self.expansions))
         self.history: list[TurnResult] = []
         self.turn_number = 0
+        self.towers: dict[tuple[int, int], int] = {}
+        self.prisoners: dict[str, list[str]] = {p: [] for p in self.players}
 
     # -- set-up -------------------------------------------------------------------------------
     @classmethod
@@ -145,6 +147,8 @@ class Game:
         if turn.take_back is not None and not tile.festival:
             raise IllegalMoveError(number, f"tile {tile.name()} has no festival symbol: nothing may be taken back")
         self._take_from_box(tile, number)
+        saved = (list(self.figures), dict(self.supply), dict(self.towers),
+                 {p: list(v) for p, v in self.prisoners.items()})
         self.board.place(at, tile, turn.rot, check=False)
         try:
             if turn.meeple is not None:
@@ -162,8 +166,10 @@ class Game:
                                                    f"{list(cell)} on {slot} to take back")
                 self.figures.remove(fig)
                 self.supply[turn.player] += 1
-        except IllegalMoveError:
+            transfers = self._expansion_actions(turn, number)
+        except CarcamError:
             self._undo_last_tile(at, tile)
+            self.figures, self.supply, self.towers, self.prisoners = saved
             raise
         roots = base_rules.completed_by(self.board, at)
         events, home = base_rules.score_completed(self.board, roots, self.figures, self.players,
@@ -172,6 +178,7 @@ class Game:
         self.figures = [f for f in self.figures if id(f) not in gone]
         for f in home:
             self.supply[f.player] += 1
+        events += transfers
         points = dict.fromkeys(self.players, 0)
         for e in events:
             points[e.player] += e.points
@@ -181,6 +188,89 @@ class Game:
                             dict(self.track))
         self.history.append(result)
         return result
+
+    def _expansion_actions(self, turn: Turn, number: int) -> list[ScoreEvent]:
+        """The Tower (build/close a tower, capture a follower, ransom) and the bazaar's points.
+
+        Bridges and castle tokens change the feature graph and are refused until supported, so a
+        record using them is never scored wrongly in silence."""
+        extra = turn.extra
+        for key in ("bridge", "castle"):
+            if key in extra:
+                raise CarcamError(f"turn {number}: {key!r} (Bridges, Castles & Bazaars) is not supported by "
+                                  "this carcam yet; score this game without it")
+        out: list[ScoreEvent] = []
+        if "tower" in extra:
+            out += self._tower_action(turn, number, extra["tower"])
+        if "ransom" in extra:
+            holder = extra["ransom"]
+            if holder not in self.players or turn.player not in self.prisoners.get(holder, []):
+                raise IllegalMoveError(number, f"ransom: {holder} holds no follower of {turn.player}")
+            self.prisoners[holder].remove(turn.player)
+            self.supply[turn.player] += 1
+            out += [ScoreEvent(turn.player, -3, "ransom", 0, f"ransom paid to {holder}: -3", "turn", number),
+                    ScoreEvent(holder, 3, "ransom", 0, f"ransom received from {turn.player}: +3", "turn", number)]
+        for i, sale in enumerate(extra.get("bazaar", [])):
+            where = f"bazaar[{i}]"
+            if not isinstance(sale, dict) or set(sale) - {"tile", "buyer", "points", "paid_to"}:
+                raise IllegalMoveError(number, f"{where}: expected tile, buyer, points, paid_to")
+            buyer, paid_to, pts = sale.get("buyer"), sale.get("paid_to"), sale.get("points", 0)
+            if buyer not in self.players or (paid_to is not None and paid_to not in self.players):
+                raise IllegalMoveError(number, f"{where}: buyer and paid_to must be players of this game")
+            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 0:
+                raise IllegalMoveError(number, f"{where}: points must be a whole number >= 0")
+            if pts and paid_to != buyer:
+                tile = sale.get("tile", "a tile")
+                out.append(ScoreEvent(buyer, -pts, "bazaar", 0, f"bought {tile} at the bazaar for {pts}",
+                                      "turn", number))
+                if paid_to is not None:
+                    out.append(ScoreEvent(paid_to, pts, "bazaar", 0, f"{buyer} paid {pts} for {tile}",
+                                          "turn", number))
+        return out
+
+    def _tower_action(self, turn: Turn, number: int, action: Any) -> list[ScoreEvent]:
+        """Build on or close a tower; a capture takes a follower in the tower's reach."""
+        if not isinstance(action, dict) or set(action) - {"at", "action", "capture"} or "at" not in action:
+            raise IllegalMoveError(number, "tower: expected {at, action, capture?}")
+        try:
+            at = (int(action["at"][0]), int(action["at"][1]))
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise IllegalMoveError(number, "tower.at: expected a cell [x, y]") from None
+        placed = self.board.tiles.get(at)
+        if placed is None or "tower-foundation" not in placed.tile.extras:
+            raise IllegalMoveError(number, f"tower: no tile with a tower foundation at {list(at)}")
+        if turn.meeple is not None:
+            raise IllegalMoveError(number, "tower: a turn builds a tower or places a follower, not both")
+        kind = action.get("action", "build")
+        if kind == "close":
+            if self.supply[turn.player] <= 0:
+                raise IllegalMoveError(number, f"tower: {turn.player} has no follower to close the tower")
+            self.supply[turn.player] -= 1
+            return []
+        if kind != "build":
+            raise IllegalMoveError(number, "tower.action: expected \"build\" or \"close\"")
+        height = self.towers.get(at, 0) + 1
+        self.towers[at] = height
+        cap = action.get("capture")
+        if cap is not None:
+            try:
+                cell, slot = (int(cap["at"][0]), int(cap["at"][1])), str(cap["on"])
+            except (TypeError, ValueError, IndexError, KeyError):
+                raise IllegalMoveError(number, "tower.capture: expected {at, on}") from None
+            in_reach = (cell[0] == at[0] and abs(cell[1] - at[1]) <= height) or \
+                       (cell[1] == at[1] and abs(cell[0] - at[0]) <= height)
+            if not in_reach:
+                raise IllegalMoveError(number, f"tower.capture: {list(cell)} is out of reach of a tower of "
+                                               f"height {height} at {list(at)}")
+            fig = next((f for f in self.figures if f.at == cell and f.on == slot), None)
+            if fig is None:
+                raise IllegalMoveError(number, f"tower.capture: no follower at {list(cell)} on {slot}")
+            self.figures.remove(fig)
+            if fig.player == turn.player:
+                self.supply[fig.player] += 1
+            else:
+                self.prisoners[turn.player].append(fig.player)
+        return []
 
     def _undo_last_tile(self, at: tuple[int, int], tile: TileType) -> None:
         """Rebuild the board without the tile just laid (an illegal follower rolls back the turn)."""
