@@ -42,6 +42,9 @@ class Position:
         holds, more followers of a player than they own, a follower on a missing segment."""
         out = list(self.board.conflicts())
         out += self._disconnected()
+        if self.state.game == "castle":
+            from .castle_rules import castle_conflicts
+            out += castle_conflicts(self)
         box = load_catalog().box(self.state.game, self.state.expansions)
         used = Counter(t.tile.id for t in self.state.tiles if t.tile.id is not None and t.tile.known)
         for tid, n in sorted(used.items()):
