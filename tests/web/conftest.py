@@ -1,0 +1,42 @@
+"""Fixtures of the web tests: an app on a temporary SQLite file with a fake photo reader."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+
+from web import create_app
+
+# the test modules share web_helpers.py; tests/ has no packages, so put this folder on the path
+sys.path.insert(0, str(Path(__file__).parent))
+from web_helpers import FakeReader, make_jpeg  # noqa: E402
+
+
+@pytest.fixture
+def reader() -> FakeReader:
+    return FakeReader()
+
+
+@pytest.fixture
+def app(tmp_path: Path, reader: FakeReader) -> Flask:
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
+                       "SECRET_KEY": "test-secret", "FOLLOW": False})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def jpeg() -> bytes:
+    return make_jpeg()

@@ -1,0 +1,904 @@
+"""The web app's business logic: games, photos, corrections, manual entries, scores.
+
+View functions only parse the request and call one function here; everything here takes a
+database connection and plain values, so it is tested without a browser. Scoring, formats and
+legality all come from :mod:`scorer`; this module only composes them.
+
+Storage model (``schema.sql``): a game keeps its set-up, its game record (``carcam/game@1``) and
+a list of *steps*. Each step (a photo read, a tile or figure correction, a manual entry) stores
+the whole ``carcam/state@1`` after it, the cells still doubtful, and the totals at that moment,
+so the score history is a list of rows and undo only marks steps as undone.
+
+Scores: the latest state is scored with ``Position(state).score(strict=False)``; its ``scores``
+(the score track) carry points scored earlier. The one place where turns are inferred between
+two photos is :func:`follow_turns` (the hook for ``scorer.follow``): the record it extends is
+replayed for the track, so features completed between photos still count.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from scorer import (
+    CarcamError,
+    Position,
+    Reading,
+    ScoreReport,
+    State,
+    game_to_json,
+    parse_game,
+    parse_state,
+    replay,
+    state_to_json,
+)
+from scorer.base_rules import PLAYER_COLOURS
+from scorer.catalog import EXPANSIONS, load_catalog
+from scorer.formats import CASTLE_COLOURS, STATE, reading_to_json, resolve_tile
+from scorer.geometry import ALL_SLOTS, Cell
+from scorer.position import board_for
+
+from .render_svg import DOUBTFUL_CONFIDENCE, tile_svg
+
+MAX_PIXELS = 60_000_000
+JPEG_QUALITY = 88
+RANSOM_POINTS = 3
+_CELL_IN_TEXT = re.compile(r"\[(-?\d+),\s*(-?\d+)\]")
+
+
+# ---------------------------------------------------------------------------------------------
+# errors: each carries the HTTP status the views answer with and a message for players
+class ServiceError(Exception):
+    """A request the service refuses; ``status`` is the HTTP status, the message is for people."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Unreadable(ServiceError):
+    """The photo is not a usable image (or the reader could not read a board in it)."""
+
+    status = 422
+
+
+class Unavailable(ServiceError):
+    """A part this build does not have yet (the photo reader, The Castle's data)."""
+
+    status = 503
+
+
+class Reader(Protocol):
+    """What ``app.config["READER"]`` must offer (``vision.reader.BoardReader`` does)."""
+
+    def read(self, image_bytes: bytes, *, game: str, expansions: tuple[str, ...], players: tuple[str, ...],
+             prior: State | None = None) -> Reading: ...
+
+
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's set-up and record, as stored."""
+
+    id: str
+    game: str
+    expansions: tuple[str, ...]
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    record: dict[str, Any] | None
+    version: int
+    created: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stored step of a game: what it did and the state after it."""
+
+    seq: int
+    kind: str
+    note: str
+    photo_id: int | None
+    state: dict[str, Any]
+    doubtful: tuple[Cell, ...]
+    record_before: dict[str, Any] | None
+    totals: dict[str, int]
+    track: dict[str, int]
+    created: str
+
+
+@dataclass
+class FollowOutcome:
+    """What :func:`follow_turns` gives back: the record to keep, the board in the record's frame
+    (``None``: use the reading as it is), notes in words, how many turns were added and how a
+    photo cell maps onto the record's frame."""
+
+    record: dict[str, Any] | None
+    state: State | None = None
+    notes: list[str] = field(default_factory=list)
+    turns: int = 0
+    cell_map: Callable[[Cell], Cell] | None = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------------------------
+# games
+def new_game(db: sqlite3.Connection, payload: Any) -> str:
+    """Create a game from ``{"game", "expansions", "players", "options"}``; returns its id."""
+    if not isinstance(payload, dict):
+        raise ServiceError("expected a JSON object with game, expansions, players and options")
+    unknown = set(payload) - {"game", "expansions", "players", "options"}
+    if unknown:
+        raise ServiceError(f"unknown key {sorted(unknown)[0]!r} (allowed: game, expansions, players, options)")
+    game = payload.get("game", "base")
+    expansions = payload.get("expansions", [])
+    players = payload.get("players", [])
+    options = payload.get("options", {})
+    if game not in ("base", "castle"):
+        raise ServiceError(f"game: unknown game {json.dumps(game)} (base or castle)")
+    if not isinstance(expansions, list) or not all(isinstance(e, str) for e in expansions):
+        raise ServiceError("expansions: expected a list of names")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ServiceError("players: expected a list of colours")
+    if not isinstance(options, dict):
+        raise ServiceError("options: expected an object")
+    colours = CASTLE_COLOURS if game == "castle" else PLAYER_COLOURS
+    for i, p in enumerate(players):
+        if p not in colours:
+            raise ServiceError(f"players[{i}]: {json.dumps(p)} is not a colour of this game ({', '.join(colours)})")
+    if len(players) < (2 if game == "castle" else 1):
+        raise ServiceError("players: choose at least " + ("two players" if game == "castle" else "one player"))
+    for i, e in enumerate(expansions):
+        if e not in EXPANSIONS:
+            raise ServiceError(f"expansions[{i}]: unknown expansion {json.dumps(e)} (known: {', '.join(EXPANSIONS)})")
+    if game == "base":
+        # the engine checks the rest (duplicates, counts, option types) with its own messages
+        parse_state({"format": STATE, "game": game, "expansions": expansions, "players": players,
+                     "options": options})
+    else:
+        if expansions:
+            raise ServiceError("expansions: The Castle takes no expansions")
+        if len(set(players)) != len(players):
+            raise ServiceError("players: a colour is listed twice")
+        if options:
+            raise ServiceError(f"options: The Castle has no option {sorted(options)[0]!r}")
+    gid = secrets.token_urlsafe(16)
+    setup = {"expansions": expansions, "players": players, "options": options}
+    db.execute("INSERT INTO games (id, created, game, setup) VALUES (?, ?, ?, ?)",
+               (gid, _now(), game, json.dumps(setup)))
+    db.commit()
+    return gid
+
+
+def get_game(db: sqlite3.Connection, gid: str) -> GameInfo:
+    """A stored game, or :class:`NotFound` (the same answer for a malformed id)."""
+    row = db.execute("SELECT * FROM games WHERE id = ?", (gid,)).fetchone() if len(gid) < 100 else None
+    if row is None:
+        raise NotFound("no such game (check the link: games are only found by their full address)")
+    setup = json.loads(row["setup"])
+    return GameInfo(id=row["id"], game=row["game"], expansions=tuple(setup["expansions"]),
+                    players=tuple(setup["players"]), options=setup["options"], record=json.loads(row["record"]),
+                    version=row["version"], created=row["created"])
+
+
+_KEEP: Any = object()
+
+
+def _bump(db: sqlite3.Connection, gid: str, record: Any = _KEEP) -> None:
+    """Count a change (live screens poll the version); optionally store a new game record."""
+    if record is _KEEP:
+        db.execute("UPDATE games SET version = version + 1 WHERE id = ?", (gid,))
+    else:
+        db.execute("UPDATE games SET version = version + 1, record = ? WHERE id = ?", (json.dumps(record), gid))
+
+
+def _step_from_row(row: sqlite3.Row) -> Step:
+    return Step(seq=row["seq"], kind=row["kind"], note=row["note"], photo_id=row["photo_id"],
+                state=json.loads(row["state"]), doubtful=tuple(tuple(c) for c in json.loads(row["doubtful"])),
+                record_before=json.loads(row["record_before"]), totals=json.loads(row["totals"]), track=json.loads(row["track"]),
+                created=row["created"])
+
+
+def steps(db: sqlite3.Connection, gid: str) -> list[Step]:
+    """The game's steps that are not undone, oldest first."""
+    rows = db.execute("SELECT * FROM steps WHERE game_id = ? AND undone = 0 ORDER BY seq", (gid,)).fetchall()
+    return [_step_from_row(r) for r in rows]
+
+
+def latest_step(db: sqlite3.Connection, gid: str) -> Step | None:
+    row = db.execute("SELECT * FROM steps WHERE game_id = ? AND undone = 0 ORDER BY seq DESC LIMIT 1",
+                     (gid,)).fetchone()
+    return None if row is None else _step_from_row(row)
+
+
+def empty_state_json(game: GameInfo) -> dict[str, Any]:
+    """The state of a game before its first photo: no tiles, no figures."""
+    return {"format": STATE, "game": game.game, "expansions": list(game.expansions),
+            "options": dict(game.options), "players": list(game.players), "tiles": [], "meeples": []}
+
+
+def parse(doc: dict[str, Any]) -> State:
+    """Parse a stored or edited state; The Castle's missing data becomes :class:`Unavailable`."""
+    try:
+        return parse_state(doc)
+    except CarcamError:
+        raise
+    except (OSError, ImportError, AttributeError) as exc:
+        if doc.get("game") == "castle":
+            raise Unavailable("The Castle's board data (its wall layout) is not in this build of carcam yet; "
+                              "its games can be created but not read or scored") from exc
+        raise
+
+
+def current_state_json(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
+    step = latest_step(db, game.id)
+    return step.state if step is not None else empty_state_json(game)
+
+
+def current_state(db: sqlite3.Connection, game: GameInfo) -> State:
+    return parse(current_state_json(db, game))
+
+
+# ---------------------------------------------------------------------------------------------
+# scoring
+def score(state: State) -> ScoreReport:
+    """Scores if the game ended now (lenient: a misread board is scored, its conflicts shown)."""
+    try:
+        return Position(state).score(strict=False)
+    except CarcamError:
+        raise
+    except (ImportError, AttributeError, NotImplementedError) as exc:
+        if state.game == "castle":
+            raise Unavailable("The Castle's scoring is not in this build of carcam yet") from exc
+        raise
+
+
+def conflicts(state: State) -> list[dict[str, Any]]:
+    """What makes the board impossible (edges that do not match, ...), for highlighting."""
+    try:
+        found = Position(state).status()
+    except (ImportError, AttributeError, OSError):
+        return []
+    return [{"cells": [list(c) for c in k.cells], "reason": k.reason} for k in found]
+
+
+def follow_turns(record: dict[str, Any] | None, previous: State | None, reading: Reading) -> FollowOutcome:
+    """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
+
+    Calls ``scorer.follow.follow_step(record, previous, reading)``, which extends the game record
+    (started from the first photo) and returns the board in the record's frame with ``scores``
+    = the replayed score track, so completed features whose followers went home still count.
+    When ``scorer.follow`` is missing or cannot follow (The Castle, an impossible jump), the
+    reading is used as it is and the record is kept: a photo is never refused for that."""
+    try:
+        from scorer.follow import follow_step
+    except ImportError:
+        return FollowOutcome(record, None, ["turns between photos are not followed in this build"])
+    try:
+        old = parse_game(record) if record is not None else None
+        result = follow_step(old, previous, reading)
+    except CarcamError as exc:
+        return FollowOutcome(record, None, [f"the turns since the last photo could not be followed: {exc}"])
+    notes = [w for w in result.warnings if not w.startswith("reading: ")]
+    if result.ambiguous:
+        notes.append(f"{len(result.alternatives)} ways to reach this board give different scores; "
+                     f"the first was taken ({result.alternatives[0].summary})")
+    return FollowOutcome(game_to_json(result.record), result.corrected_state, notes, len(result.turns),
+                         result.transform.cell)
+
+
+def record_track(record: dict[str, Any] | None) -> dict[str, int]:
+    """The score track a record's replay gives (nothing before the first photo)."""
+    if not record or not record.get("turns"):
+        return {}
+    try:
+        results, _ = replay(parse_game(record))
+    except CarcamError:
+        return {}
+    return dict(results[-1].totals) if results else {}
+
+
+def _add_step(db: sqlite3.Connection, game: GameInfo, kind: str, note: str, state_doc: dict[str, Any],
+              doubtful: set[Cell] | tuple[Cell, ...], photo_id: int | None = None,
+              record: Any = _KEEP) -> Step:
+    """Validate ``state_doc``, score it and store it as the game's newest step."""
+    state = parse(state_doc)
+    state_doc = state_to_json(state)
+    try:
+        totals = score(state).final
+    except Unavailable:
+        totals = {}
+    track = {p: int(state.scores.get(p, 0)) for p in state.players}
+    seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE game_id = ?", (game.id,)).fetchone()[0]
+    cells = sorted({tuple(c) for c in doubtful} & {t.at for t in state.tiles}, key=lambda c: (c[1], c[0]))
+    db.execute("INSERT INTO steps (game_id, seq, kind, note, photo_id, state, doubtful, record_before, totals, "
+               "track, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               (game.id, seq, kind, note, photo_id, json.dumps(state_doc), json.dumps([list(c) for c in cells]),
+                json.dumps(game.record), json.dumps(totals), json.dumps(track), _now()))
+    _bump(db, game.id, record)
+    db.commit()
+    return Step(seq, kind, note, photo_id, state_doc, tuple(cells), game.record, totals, track, _now())
+
+
+# ---------------------------------------------------------------------------------------------
+# photos
+def _jpeg_size(data: bytes) -> tuple[int, int]:
+    """Walk a JPEG's markers to its end marker; return (width, height) from its frame header.
+
+    OpenCV decodes a truncated JPEG into a half-grey picture with only a warning, so a file that
+    stops before its end-of-image marker is refused here instead."""
+    n, i, size = len(data), 2, (0, 0)
+    while True:
+        if i >= n:
+            raise Unreadable("the photo is truncated (the JPEG file stops before its end); send it again", 400)
+        if data[i] != 0xFF:
+            raise Unreadable("the photo is a damaged JPEG file (bad marker); send it again", 400)
+        while i < n and data[i] == 0xFF:
+            i += 1
+        if i >= n:
+            continue
+        marker = data[i]
+        i += 1
+        if marker == 0xD9:
+            return size
+        if marker == 0x01 or 0xD0 <= marker <= 0xD7:
+            continue
+        if i + 2 > n:
+            continue
+        length = int.from_bytes(data[i:i + 2], "big")
+        if length < 2:
+            raise Unreadable("the photo is a damaged JPEG file (bad segment length)", 400)
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC) and i + 7 <= n:
+            size = (int.from_bytes(data[i + 5:i + 7], "big"), int.from_bytes(data[i + 3:i + 5], "big"))
+        i += length
+        if marker == 0xDA:  # entropy-coded scan data runs to the next real marker
+            while True:
+                j = data.find(b"\xff", i)
+                if j < 0 or j + 1 >= n:
+                    i = n
+                    break
+                nxt = data[j + 1]
+                if nxt == 0x00 or 0xD0 <= nxt <= 0xD7 or nxt == 0xFF:
+                    i = j + 1
+                    continue
+                i = j
+                break
+
+
+def decode_photo(data: bytes) -> tuple[np.ndarray, bytes]:
+    """Decode an uploaded photo in memory; return the image and its re-encoded JPEG bytes.
+
+    Only JPEG, PNG and WebP are accepted, checked by their content (never by the file name). The
+    stored copy is always re-encoded, so nothing of the uploaded file but its pixels is kept."""
+    if not data:
+        raise ServiceError("the photo is empty (0 bytes)")
+    if data[:3] == b"\xff\xd8\xff":
+        w, h = _jpeg_size(data)
+        if w * h > MAX_PIXELS:
+            raise Unreadable(f"the photo is {w} x {h} pixels; at most {MAX_PIXELS // 1_000_000} megapixels", 413)
+    elif data[:8] == b"\x89PNG\r\n\x1a\n":
+        if b"IEND" not in data[-16:]:
+            raise Unreadable("the photo is truncated (the PNG file stops before its end); send it again", 400)
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        if w * h > MAX_PIXELS:
+            raise Unreadable(f"the photo is {w} x {h} pixels; at most {MAX_PIXELS // 1_000_000} megapixels", 413)
+    elif not (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+        raise Unreadable("this file is not a photo: send a JPEG, PNG or WebP image", 415)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise Unreadable("the photo could not be decoded (damaged image file); send it again", 400)
+    ok, buf = cv2.imencode(".jpg", image, [int(cv2.IMWRITE_JPEG_QUALITY), JPEG_QUALITY])
+    if not ok:  # pragma: no cover - OpenCV encodes any decoded image
+        raise Unreadable("the photo could not be stored")
+    return image, buf.tobytes()
+
+
+def default_reader() -> Reader:
+    """The real photo reader, imported only when a photo arrives (it pulls in the vision stack)."""
+    try:
+        from vision.reader import BoardReader  # type: ignore[import-not-found]
+    except ImportError as exc:
+        raise Unavailable("the photo reader (vision.reader) is not installed in this build; "
+                          "enter the board by hand or try again later") from exc
+    return BoardReader()
+
+
+def doubtful_cells(reading: Reading) -> set[Cell]:
+    """Cells to check: tiles or figures read with little confidence, unknown tiles, cells that a
+    reading warning names as ``[x, y]``."""
+    out = {t.at for t in reading.state.tiles
+           if not t.tile.known or (t.confidence is not None and t.confidence < DOUBTFUL_CONFIDENCE)}
+    out |= {m.at for m in reading.state.meeples if m.confidence is not None and m.confidence < DOUBTFUL_CONFIDENCE}
+    for w in reading.warnings:
+        out |= {(int(x), int(y)) for x, y in _CELL_IN_TEXT.findall(w)}
+    return out
+
+
+def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reader | None,
+              follow: bool = True) -> dict[str, Any]:
+    """Decode, read and store a photo; the board it shows becomes the game's newest step.
+
+    What a photo cannot show is carried over from the previous state: the score track (plus
+    points of turns :func:`follow_turns` inferred), prisoners and wall tiles. Figures of colours
+    not in the game are dropped with a warning."""
+    image, jpeg = decode_photo(data)
+    h, w = image.shape[:2]
+    previous_doc = current_state_json(db, game)
+    previous = parse(previous_doc)
+    reader = reader or default_reader()
+    try:
+        reading = reader.read(data, game=game.game, expansions=game.expansions, players=game.players,
+                              prior=previous if previous.tiles else None)
+    except CarcamError as exc:
+        raise Unreadable(f"no board could be read in this photo: {exc}") from exc
+    if not isinstance(reading, Reading):
+        raise Unreadable("the photo reader gave no reading")
+    warnings = list(reading.warnings)
+    raw = reading_to_json(reading)
+    doc = {k: v for k, v in raw.items() if k not in ("image", "warnings")}
+    doc["format"] = STATE
+    doc.update(game=game.game, expansions=list(game.expansions), options=dict(game.options),
+               players=list(game.players))
+    kept = [m for m in doc.get("meeples", []) if m["player"] in game.players]
+    if len(kept) != len(doc.get("meeples", [])):
+        others = sorted({m["player"] for m in doc["meeples"]} - set(game.players))
+        warnings.append(f"figures of {', '.join(others)} were seen but that colour is not in this game; ignored")
+    doc["meeples"] = [{k: v for k, v in m.items() if k not in ("confidence", "quad")} for m in kept]
+    doc["tiles"] = [{k: v for k, v in t.items() if k not in ("confidence", "quad")} for t in doc.get("tiles", [])]
+    for key in ("scores", "prisoners", "wall_tiles", "corner_tiles"):
+        if key in previous_doc:  # a photo cannot show these: keep what was entered by hand
+            doc[key] = previous_doc[key]
+    new_state = parse(doc)
+    outcome = (follow_turns(game.record, previous if previous.tiles else None,
+                            Reading(state=new_state, image=reading.image, warnings=reading.warnings))
+               if follow else FollowOutcome(game.record))
+    doubtful = doubtful_cells(reading)
+    if outcome.state is not None:
+        # the board in the record's frame; the track is the replay's plus what was entered by
+        # hand since (bazaar, ransom, corrections of the track)
+        offset = {p: int(previous.scores.get(p, 0)) - record_track(game.record).get(p, 0) for p in game.players}
+        doc = state_to_json(outcome.state)
+        doc["scores"] = {p: max(0, int(outcome.state.scores.get(p, 0)) + offset[p]) for p in game.players}
+        for key in ("prisoners", "wall_tiles", "corner_tiles"):
+            if key in previous_doc:
+                doc[key] = previous_doc[key]
+        if outcome.cell_map is not None:
+            move = outcome.cell_map
+            doubtful = {move(c) for c in doubtful}
+            for item in raw.get("tiles", []) + raw.get("meeples", []):
+                item["at"] = list(move(tuple(item["at"])))
+    warnings += outcome.notes
+    cur = db.execute("INSERT INTO photos (game_id, created, jpeg, width, height, reading) VALUES (?, ?, ?, ?, ?, ?)",
+                     (game.id, _now(), jpeg, w, h, json.dumps(raw)))
+    photo_id = int(cur.lastrowid or 0)
+    shown = parse(doc)
+    note = f"photo {photo_id}: {len(shown.tiles)} tiles, {len(shown.meeples)} figures"
+    if outcome.turns:
+        note += f", {outcome.turns} turn(s) followed"
+    step = _add_step(db, game, "photo", note, doc, doubtful, photo_id,
+                     outcome.record if outcome.record is not game.record else _KEEP)
+    state = parse(step.state)
+    return {"step": step.seq, "photo": photo_id, "reading": raw, "warnings": warnings,
+            "doubtful": [list(c) for c in step.doubtful], "state": step.state, "score": score_json(state)}
+
+
+def photo_jpeg(db: sqlite3.Connection, game: GameInfo, photo_id: int) -> bytes:
+    row = db.execute("SELECT jpeg FROM photos WHERE id = ? AND game_id = ?", (photo_id, game.id)).fetchone()
+    if row is None:
+        raise NotFound("no such photo in this game")
+    return bytes(row["jpeg"])
+
+
+def latest_photo(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any] | None:
+    """The photo of the newest step that has one: its id, size and reading (for the overlay)."""
+    row = db.execute("SELECT p.id, p.width, p.height, p.reading FROM steps s JOIN photos p ON p.id = s.photo_id "
+                     "WHERE s.game_id = ? AND s.undone = 0 ORDER BY s.seq DESC LIMIT 1", (game.id,)).fetchone()
+    if row is None:
+        return None
+    return {"id": row["id"], "width": row["width"], "height": row["height"],
+            "reading": json.loads(row["reading"]) if row["reading"] else None}
+
+
+# ---------------------------------------------------------------------------------------------
+# corrections
+def _cell_arg(value: Any, what: str = "at") -> Cell:
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise ServiceError(f"{what}: a cell is a pair of whole numbers [x, y], got {json.dumps(value)}")
+    return (value[0], value[1])
+
+
+def _object(payload: Any, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    if not isinstance(payload, dict):
+        raise ServiceError("expected a JSON object")
+    for k in required:
+        if k not in payload:
+            raise ServiceError(f"{k}: missing")
+    for k in payload:
+        if k not in required and k not in optional:
+            raise ServiceError(f"{k}: unknown key (allowed: {', '.join(required + optional)})")
+    return payload
+
+
+def _checked(doc: dict[str, Any]) -> dict[str, Any]:
+    """Parse an edited state so a bad correction is refused with the engine's message."""
+    try:
+        parse(doc)
+    except CarcamError as exc:
+        raise ServiceError(f"correction refused: {exc}") from exc
+    return doc
+
+
+def set_tile(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
+    """Put, replace or remove the tile on one cell: ``{"at", "tile", "rot"}`` or ``{"at", "remove": true}``.
+
+    Figures on the cell that the new tile has no segment for are removed (and said so)."""
+    p = _object(payload, ("at",), ("tile", "rot", "remove"))
+    at = _cell_arg(p["at"])
+    doc = json.loads(json.dumps(current_state_json(db, game)))
+    tiles = [t for t in doc.get("tiles", []) if tuple(t["at"]) != at]
+    old = [t for t in doc.get("tiles", []) if tuple(t["at"]) == at]
+    figures = doc.get("meeples", [])
+    if p.get("remove"):
+        if "tile" in p or "rot" in p:
+            raise ServiceError("remove: give either remove or tile and rot, not both")
+        if not old:
+            raise ServiceError(f"at: no tile on cell {list(at)} to remove")
+        dropped = [m for m in figures if tuple(m["at"]) == at]
+        doc["meeples"] = [m for m in figures if tuple(m["at"]) != at]
+        doc["tiles"] = tiles
+        note = f"removed tile {old[0]['tile'] if isinstance(old[0]['tile'], str) else 'inline'} at {list(at)}"
+        if dropped:
+            note += f" and {len(dropped)} figure(s) on it"
+    else:
+        if "tile" not in p or "rot" not in p:
+            raise ServiceError("tile and rot: both are needed to put a tile (or send remove: true)")
+        if p["rot"] not in (0, 90, 180, 270) or isinstance(p["rot"], bool):
+            raise ServiceError(f"rot: {json.dumps(p['rot'])} is not 0, 90, 180 or 270")
+        try:
+            tile = resolve_tile(p["tile"], "tile", game.game)
+        except CarcamError as exc:
+            raise ServiceError(str(exc)) from exc
+        if not tile.known:
+            raise ServiceError("tile: name the tile (\"?\" is what the reader writes when it cannot tell)")
+        tiles.append({"at": list(at), "tile": p["tile"], "rot": p["rot"]})
+        doc["tiles"] = tiles
+        kept, dropped = [], []
+        for m in figures:
+            if tuple(m["at"]) == at and tile.segment_index_on_board(m["on"], p["rot"]) is None:
+                dropped.append(m)
+            else:
+                kept.append(m)
+        doc["meeples"] = kept
+        name = p["tile"] if isinstance(p["tile"], str) else "inline tile"
+        note = f"tile {name} rot {p['rot']} at {list(at)}" + (" (was " + str(old[0]["tile"]) + ")" if old else "")
+        if dropped:
+            note += f"; {len(dropped)} figure(s) on a segment it lacks removed"
+    _checked(doc)
+    step = latest_step(db, game.id)
+    doubt = set(step.doubtful) - {at} if step else set()
+    return _add_step(db, game, "tile", note, doc, doubt)
+
+
+def edit_figure(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
+    """Add, remove or move a figure: ``{"action": "add"|"remove"|"move", "player", "at", "on", "to"}``."""
+    p = _object(payload, ("action", "player", "at", "on"), ("to",))
+    action = p["action"]
+    if action not in ("add", "remove", "move"):
+        raise ServiceError(f"action: {json.dumps(action)} is not add, remove or move")
+    if p["player"] not in game.players:
+        raise ServiceError(f"player: {json.dumps(p['player'])} is not in this game ({', '.join(game.players)})")
+    at = _cell_arg(p["at"])
+    if p["on"] not in ALL_SLOTS:
+        raise ServiceError(f"on: unknown slot {json.dumps(p['on'])} (slots: {' '.join(ALL_SLOTS)})")
+    doc = json.loads(json.dumps(current_state_json(db, game)))
+    figures = doc.get("meeples", [])
+    me = {"player": p["player"], "at": list(at), "on": p["on"]}
+    where = f"{p['player']} figure at {list(at)} on {p['on']}"
+    if action == "add":
+        if "to" in p:
+            raise ServiceError("to: only a move has a destination")
+        figures.append(me)
+        note = f"added {where}"
+    else:
+        found = next((i for i, m in enumerate(figures) if m == me), None)
+        if found is None:
+            raise ServiceError(f"there is no {where}")
+        moved = figures.pop(found)
+        if action == "move":
+            to = p.get("to")
+            if not isinstance(to, dict) or set(to) - {"at", "on"} or "on" not in to:
+                raise ServiceError("to: expected {\"at\": [x, y], \"on\": slot}")
+            dest = _cell_arg(to.get("at", list(at)), "to.at")
+            if to["on"] not in ALL_SLOTS:
+                raise ServiceError(f"to.on: unknown slot {json.dumps(to['on'])}")
+            figures.append({**moved, "at": list(dest), "on": to["on"]})
+            note = f"moved {where} to {list(dest)} on {to['on']}"
+        else:
+            if "to" in p:
+                raise ServiceError("to: only a move has a destination")
+            note = f"removed {where}"
+    doc["meeples"] = figures
+    _checked(doc)
+    step = latest_step(db, game.id)
+    return _add_step(db, game, "figure", note, doc, set(step.doubtful) if step else set())
+
+
+def manual_entry(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
+    """What a photo cannot show: ``scores`` (track positions), ``prisoners``, ``ransom``,
+    ``bazaar`` transfers and ``wall_tiles``; any subset, applied in that order."""
+    p = _object(payload, (), ("scores", "prisoners", "ransom", "bazaar", "wall_tiles"))
+    if not p:
+        raise ServiceError("nothing to enter: give scores, prisoners, ransom, bazaar or wall_tiles")
+    doc = json.loads(json.dumps(current_state_json(db, game)))
+    notes: list[str] = []
+    scores = {pl: int(doc.get("scores", {}).get(pl, 0)) for pl in game.players}
+    if "scores" in p:
+        if not isinstance(p["scores"], dict):
+            raise ServiceError("scores: expected {colour: points}")
+        for pl, v in p["scores"].items():
+            if pl not in game.players:
+                raise ServiceError(f"scores.{pl}: not a player of this game")
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise ServiceError(f"scores.{pl}: expected a whole number of points >= 0, got {json.dumps(v)}")
+            scores[pl] = v
+        notes.append("score track: " + ", ".join(f"{k} {v}" for k, v in p["scores"].items()))
+    if "prisoners" in p:
+        if "tower" not in game.expansions:
+            raise ServiceError("prisoners: only the tower expansion takes prisoners")
+        doc["prisoners"] = p["prisoners"]
+        notes.append("prisoners entered")
+    if "ransom" in p:
+        r = p["ransom"]
+        if "tower" not in game.expansions:
+            raise ServiceError("ransom: only the tower expansion takes prisoners")
+        if not isinstance(r, dict) or set(r) != {"payer", "to"}:
+            raise ServiceError("ransom: expected {\"payer\": colour, \"to\": colour}")
+        payer, to = r["payer"], r["to"]
+        held = list(doc.get("prisoners", {}).get(to, [])) if isinstance(doc.get("prisoners"), dict) else []
+        if payer not in game.players or to not in game.players or payer == to:
+            raise ServiceError("ransom: payer and to must be two different players of this game")
+        if payer not in held:
+            raise ServiceError(f"ransom: {to} holds no follower of {payer}")
+        if scores[payer] < RANSOM_POINTS:
+            raise ServiceError(f"ransom: {payer} has {scores[payer]} points, a ransom costs {RANSOM_POINTS}")
+        held.remove(payer)
+        doc["prisoners"][to] = held
+        scores[payer] -= RANSOM_POINTS
+        scores[to] += RANSOM_POINTS
+        notes.append(f"ransom: {payer} paid {RANSOM_POINTS} to {to}")
+    if "bazaar" in p:
+        if "bcb" not in game.expansions:
+            raise ServiceError("bazaar: only Bridges, Castles & Bazaars has bazaars")
+        if not isinstance(p["bazaar"], list):
+            raise ServiceError("bazaar: expected a list of {\"buyer\", \"points\", \"paid_to\"}")
+        for i, b in enumerate(p["bazaar"]):
+            if not isinstance(b, dict) or set(b) - {"tile", "buyer", "points", "paid_to"} or "buyer" not in b \
+                    or "points" not in b:
+                raise ServiceError(f"bazaar[{i}]: expected {{\"buyer\", \"points\", \"paid_to\", \"tile\"}}")
+            buyer, pts, paid_to = b["buyer"], b["points"], b.get("paid_to")
+            if buyer not in game.players or (paid_to is not None and paid_to not in game.players):
+                raise ServiceError(f"bazaar[{i}]: buyer and paid_to must be players of this game")
+            if not isinstance(pts, int) or isinstance(pts, bool) or pts < 0:
+                raise ServiceError(f"bazaar[{i}].points: expected a whole number >= 0")
+            if scores[buyer] < pts:
+                raise ServiceError(f"bazaar[{i}]: {buyer} has only {scores[buyer]} points, cannot pay {pts}")
+            scores[buyer] -= pts
+            if paid_to is not None and paid_to != buyer:
+                scores[paid_to] += pts
+            notes.append(f"bazaar: {buyer} paid {pts}" + (f" to {paid_to}" if paid_to and paid_to != buyer else ""))
+    if "wall_tiles" in p:
+        if game.game != "castle":
+            raise ServiceError("wall_tiles: only The Castle has wall tiles")
+        doc["wall_tiles"] = p["wall_tiles"]
+        notes.append("wall tiles entered")
+    doc["scores"] = scores
+    _checked(doc)
+    step = latest_step(db, game.id)
+    return _add_step(db, game, "manual", "; ".join(notes), doc, set(step.doubtful) if step else set())
+
+
+def undo(db: sqlite3.Connection, game: GameInfo, seq: Any) -> int:
+    """Undo step ``seq`` and every later one (each was built on it); the record loses the turns
+    they added. Returns how many steps were undone."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        raise ServiceError(f"step: expected a step number, got {json.dumps(seq)}")
+    row = db.execute("SELECT record_before FROM steps WHERE game_id = ? AND seq = ? AND undone = 0",
+                     (game.id, seq)).fetchone()
+    if row is None:
+        raise NotFound(f"step {seq}: no such step (or it is already undone)")
+    cur = db.execute("UPDATE steps SET undone = 1 WHERE game_id = ? AND seq >= ? AND undone = 0", (game.id, seq))
+    _bump(db, game.id, json.loads(row["record_before"]))
+    db.commit()
+    return cur.rowcount
+
+
+# ---------------------------------------------------------------------------------------------
+# reading the game
+def candidates(db: sqlite3.Connection, game: GameInfo, at: Cell) -> list[dict[str, Any]]:
+    """Tiles and rotations that fit ``at`` against its neighbours (``Board.edge_conflicts``),
+    the current tile first, then those the box still holds; each with a small SVG preview."""
+    state = current_state(db, game)
+    board = board_for(state.game, state.layout)
+    for t in state.tiles:
+        if t.at != at:
+            board.place(t.at, t.tile, t.rot, check=False)
+    if not board.can_hold(at):
+        raise ServiceError(f"at: cell {list(at)} lies outside the castle wall")
+    catalog = load_catalog()
+    box = catalog.box(state.game, state.expansions)
+    used: dict[str, int] = {}
+    for t in state.tiles:
+        if t.at != at and t.tile.id is not None:
+            used[t.tile.id] = used.get(t.tile.id, 0) + 1
+    current = next((t for t in state.tiles if t.at == at), None)
+    out: list[dict[str, Any]] = []
+    for tid in box:
+        tile = catalog.get(tid)
+        if tile is None:
+            continue
+        for rot in tile.rotations():
+            if board.edge_conflicts(at, tile, rot):
+                continue
+            is_current = current is not None and current.tile.id == tid and current.rot == rot
+            out.append({"tile": tid, "rot": rot, "current": is_current, "left": box[tid] - used.get(tid, 0),
+                        "svg": tile_svg(tile, rot, 56)})
+    out.sort(key=lambda c: (not c["current"], c["left"] <= 0))
+    return out
+
+
+def segments_on(state: State, at: Cell) -> list[dict[str, str]]:
+    """The segments of the tile on ``at`` by one board slot each (where a figure can go)."""
+    from scorer.geometry import rotate_slot
+    t = next((t for t in state.tiles if t.at == at), None)
+    if t is None:
+        return []
+    return [{"on": rotate_slot(seg.slots[0], t.rot), "kind": seg.kind.value} for seg in t.tile.segments]
+
+
+def score_json(state: State) -> dict[str, Any]:
+    """``carcam/score@1`` of a state."""
+    return score(state).to_json()
+
+
+def open_json(report: ScoreReport) -> list[dict[str, Any]]:
+    """Open features with what completing them would bring, and the reason in words."""
+    return [{**o.to_json(), "points_if_completed": o.points_if_completed, "why": o.detail} for o in report.open]
+
+
+def history(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
+    """The score history: each step's track and totals, and the record's turns replayed."""
+    rows = [{"step": s.seq, "kind": s.kind, "note": s.note, "track": s.track, "totals": s.totals,
+             "created": s.created} for s in steps(db, game.id)]
+    turns: list[dict[str, Any]] = []
+    if game.record and game.record.get("turns"):
+        try:
+            results, _ = replay(parse_game(game.record))
+            turns = [r.to_json() for r in results]
+        except CarcamError as exc:
+            turns = [{"error": str(exc)}]
+    return {"steps": rows, "turns": turns}
+
+
+def game_json(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
+    """A game's summary for the API."""
+    last = latest_step(db, game.id)
+    return {"id": game.id, "game": game.game, "expansions": list(game.expansions), "players": list(game.players),
+            "options": dict(game.options), "version": game.version, "created": game.created,
+            "steps": len(steps(db, game.id)), "last_step": last.seq if last else None}
+
+
+def version(db: sqlite3.Connection, gid: str) -> int:
+    row = db.execute("SELECT version FROM games WHERE id = ?", (gid,)).fetchone() if len(gid) < 100 else None
+    if row is None:
+        raise NotFound("no such game")
+    return int(row["version"])
+
+
+# ---------------------------------------------------------------------------------------------
+# demo
+def load_demo(db: sqlite3.Connection, sample_dir: str, reader: Reader | None, follow: bool = True) -> str:
+    """A game loaded from ``sample_images/<name>/photo.jpg`` (+ ``truth.json``) for ``--demo``.
+
+    The photo is read by the reader when it is available; otherwise the truth file's board is
+    used as the reading, so the demo works before the vision pipeline does."""
+    from pathlib import Path
+    base = Path(sample_dir)
+    folders = sorted(p for p in base.glob("*") if (p / "photo.jpg").is_file()) if base.is_dir() else []
+    if not folders:
+        raise NotFound(f"no sample photos in {sample_dir} (expected <name>/photo.jpg and truth.json)")
+    folder = next((p for p in folders if p.name == "base-midgame"), folders[0])
+    data = (folder / "photo.jpg").read_bytes()
+    truth: State | None = None
+    if (folder / "truth.json").is_file():
+        truth = parse_state(json.loads((folder / "truth.json").read_text(encoding="utf-8")))
+    setup = {"game": truth.game if truth else "base", "expansions": list(truth.expansions) if truth else [],
+             "players": list(truth.players) if truth and truth.players else ["red", "blue"],
+             "options": dict(truth.options) if truth else {}}
+    gid = new_game(db, setup)
+    game = get_game(db, gid)
+    try:
+        add_photo(db, game, data, reader or default_reader(), follow)
+    except Unavailable:
+        if truth is None:
+            raise
+        h, w = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR).shape[:2]
+        add_photo(db, game, data, follow=follow, reader=_TruthReader(Reading(state=truth, image=(w, h), warnings=(
+            "demo: the photo reader is not installed, so this board is the sample's truth file",))))
+    return gid
+
+
+class _TruthReader:
+    """A reader that returns a fixed reading (the demo's fallback when vision is missing)."""
+
+    def __init__(self, reading: Reading) -> None:
+        self.reading = reading
+
+    def read(self, image_bytes: bytes, **_kw: Any) -> Reading:
+        return self.reading
+
+
+# ---------------------------------------------------------------------------------------------
+# the game page
+GAME_NAMES = {"base": "Carcassonne", "castle": "The Castle"}
+EXPANSION_NAMES = {"festival": "The Festival", "tower": "The Tower", "bcb": "Bridges, Castles & Bazaars"}
+PLAY_PHASES = ("turn", "completed")
+
+
+def page_view(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
+    """Everything the game page shows, computed once per request (the template only lays it out)."""
+    from .render_svg import player_colour, state_svg
+    view: dict[str, Any] = {"game": game, "title": GAME_NAMES[game.game],
+                            "expansion_names": [EXPANSION_NAMES[e] for e in game.expansions],
+                            "colour": {p: player_colour(p) for p in game.players}, "unavailable": None}
+    step = latest_step(db, game.id)
+    view["step"] = step
+    view["history"] = history(db, game)
+    view["photo"] = latest_photo(db, game)
+    try:
+        state = current_state(db, game)
+    except Unavailable as exc:
+        view["unavailable"] = exc.message
+        return view
+    view["state"] = state
+    view["track"] = {p: int(state.scores.get(p, 0)) for p in game.players}
+    bad = conflicts(state)
+    view["conflicts"] = bad
+    doubtful = list(step.doubtful) if step else []
+    view["doubtful"] = doubtful
+    view["svg"] = state_svg(state, doubtful=doubtful, conflicts=[tuple(c) for k in bad for c in k["cells"]])
+    try:
+        report = score(state)
+    except Unavailable as exc:
+        view["unavailable"] = exc.message
+        return view
+    view["report"] = report
+    final = report.final
+    view["ranking"] = sorted(game.players, key=lambda p: -final.get(p, 0))
+    view["play_events"] = [e for e in report.events if e.phase in PLAY_PHASES]
+    view["end_events"] = [e for e in report.events if e.phase not in PLAY_PHASES]
+    view["open"] = [o for o in report.open if o.kind != "field" or o.owners]
+    view["empty_fields"] = sum(1 for o in report.open if o.kind == "field" and not o.owners)
+    view["farms"] = [o for o in report.open if o.kind == "field" and o.owners]
+    view["farm_events"] = [e for e in report.events if e.phase == "farm"]
+    view["final_events"] = [e for e in report.events if e.phase not in PLAY_PHASES + ("farm",)]
+    return view
