@@ -1,0 +1,70 @@
+"""Read the labelled real photos in ``shared/photos/real-dev`` and compare with their truth.
+
+Prints per photo and in total: per-tile accuracy (type; type and rotation), meeple precision,
+recall and share on the right segment, and the time per photo. States compare up to translation
+and a quarter turn of the whole board (formats.md); symmetric tiles' equivalent rotations are equal.
+
+    python bench/bench_real.py [--shared PATH] [--overlays DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scorer import parse_state  # noqa: E402
+from scorer.formats import load_document  # noqa: E402
+from vision.compare import compare  # noqa: E402
+from vision.reader import BoardReader  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--shared", default=str(SHARED))
+    ap.add_argument("--overlays", default=None, help="write overlay images into this folder")
+    args = ap.parse_args(argv)
+    folder = Path(args.shared) / "photos" / "real-dev"
+    truths = sorted(folder.glob("*.truth.json"))
+    if not truths:
+        print(f"no labelled photos under {folder}")
+        return 1
+    reader = BoardReader()
+    tot = dict(tt=0, tf=0, typ=0, ex=0, mt=0, mf=0, mm=0, ms=0)
+    for tp in truths:
+        photo = tp.with_name(tp.name.replace(".truth.json", ".jpg"))
+        truth = parse_state(load_document(str(tp)))
+        t0 = time.perf_counter()
+        reading = reader.read(str(photo))
+        dt = time.perf_counter() - t0
+        m = compare(reading.state, truth)
+        known = sum(1 for t in truth.tiles if t.tile.known)
+        print(f"{photo.name:<36} tiles {m.tiles_found:>3}/{m.tiles_truth:<3} ({known} base) "
+              f"type {m.tiles_type / max(1, m.tiles_truth):6.1%} type+rot {m.tiles_exact / max(1, m.tiles_truth):6.1%} | "
+              f"meeples found {m.meeples_found:>2} truth {m.meeples_truth:>2} matched {m.meeples_matched:>2} "
+              f"right segment {m.meeples_segment:>2} | {dt:.2f} s")
+        for k, v in zip(tot, (m.tiles_truth, m.tiles_found, m.tiles_type, m.tiles_exact, m.meeples_truth,
+                              m.meeples_found, m.meeples_matched, m.meeples_segment)):
+            tot[k] += v
+        if args.overlays:
+            import cv2
+            out = Path(args.overlays)
+            out.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(out / (photo.stem + ".overlay.jpg")), reader.overlay(str(photo), reading))
+    prec = tot["mm"] / max(1, tot["mf"])
+    rec = tot["mm"] / max(1, tot["mt"])
+    f1 = 2 * prec * rec / max(1e-9, prec + rec)
+    print(f"TOTAL per-tile type {tot['typ'] / max(1, tot['tt']):.1%}  type+rot {tot['ex'] / max(1, tot['tt']):.1%}  "
+          f"({tot['tf']} read / {tot['tt']} true tiles)")
+    print(f"TOTAL meeples precision {prec:.1%} recall {rec:.1%} F1 {f1:.2f}  "
+          f"right segment {tot['ms'] / max(1, tot['mt']):.1%} of true meeples")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

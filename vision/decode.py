@@ -1,0 +1,123 @@
+"""Stage 4: decode the board as a whole.
+
+Each cell keeps its top-k (tile, rotation) candidates with a unary score from classification.
+Iterated conditional modes then settles the board: a candidate gains for every neighbour whose
+shared edge it matches (city-city, road-road, field-field on all three slots) and pays for every
+mismatch and for every tile beyond the box count. One doubtful cell is thus settled by its
+neighbours. Confidences are the softmax of each cell's final local energy over its candidates.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from scorer.geometry import EDGE_SLOTS, EDGES, FACING_SLOT, neighbour
+
+from .templates import Template
+
+
+def edge_signature(t: Template) -> dict[str, tuple[str | None, ...]]:
+    """Kinds at the three slots of each board edge of a template."""
+    out = {}
+    for e in EDGES:
+        kinds = []
+        for s in EDGE_SLOTS[e]:
+            i = t.tile.segment_index_on_board(s, t.rot)
+            kinds.append(None if i is None else t.tile.segments[i].kind.value)
+        out[e] = tuple(kinds)
+    return out
+
+
+def compatible(sa: dict[str, tuple[str | None, ...]], sb: dict[str, tuple[str | None, ...]], edge: str) -> bool:
+    """Whether template a's ``edge`` matches template b on the other side."""
+    from scorer.geometry import OPPOSITE_EDGE
+    mine = dict(zip(EDGE_SLOTS[edge], sa[edge]))
+    theirs = dict(zip(EDGE_SLOTS[OPPOSITE_EDGE[edge]], sb[OPPOSITE_EDGE[edge]]))
+    return all(mine[s] == theirs[FACING_SLOT[s]] for s in EDGE_SLOTS[edge])
+
+
+@dataclass
+class Decoded:
+    """The chosen template index per cell, its confidence and the runner-up candidates."""
+
+    choice: dict[tuple[int, int], int]
+    confidence: dict[tuple[int, int], float]
+    candidates: dict[tuple[int, int], list[int]]
+
+
+def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], box: dict[str, int],
+           cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None) -> Decoded:
+    """Jointly choose a template per cell (ICM over top-k candidates)."""
+    sigs = [edge_signature(t) for t in templates]
+    cells = sorted(unary)
+    cand = {c: list(np.argsort(-unary[c])[:top_k]) for c in cells}
+    if prior:
+        w = float(cfg["prior_weight"])
+        for c in cells:
+            p = prior.get(c)
+            if p is None:
+                continue
+            for k, t in enumerate(templates):
+                if t.tile.id == p[0] and _same_rot(t, p[1]):
+                    unary[c] = unary[c].copy()
+                    unary[c][k] += w
+                    if k not in cand[c]:
+                        cand[c].append(k)
+    choice = {c: cand[c][0] for c in cells}
+    ep, bp = float(cfg["edge_penalty"]), float(cfg["box_penalty"])
+    compat_cache: dict[tuple[int, int, str], bool] = {}
+
+    def comp(a: int, b: int, e: str) -> bool:
+        key = (a, b, e)
+        if key not in compat_cache:
+            compat_cache[key] = compatible(sigs[a], sigs[b], e)
+        return compat_cache[key]
+
+    def local(c: tuple[int, int], k: int, counts: Counter[str]) -> float:
+        s = float(unary[c][k])
+        for e in EDGES:
+            nb = neighbour(c, e)
+            if nb in choice:
+                s += 0.0 if comp(k, choice[nb], e) else -ep
+        tid = templates[k].tile.id
+        if tid is not None and tid in box:
+            over = counts[tid] + 1 - box[tid]
+            s -= bp * max(0, over)
+        elif tid is not None:
+            s -= bp * 3
+        return s
+
+    for _ in range(int(cfg["sweeps"])):
+        changed = 0
+        counts: Counter[str] = Counter(templates[k].tile.id for k in choice.values())
+        for c in cells:
+            counts[templates[choice[c]].tile.id] -= 1
+            scores = [local(c, k, counts) for k in cand[c]]
+            best = cand[c][int(np.argmax(scores))]
+            if best != choice[c]:
+                choice[c] = best
+                changed += 1
+            counts[templates[choice[c]].tile.id] += 1
+        if not changed:
+            break
+    counts = Counter(templates[k].tile.id for k in choice.values())
+    conf = {}
+    for c in cells:
+        counts[templates[choice[c]].tile.id] -= 1
+        scores = np.array([local(c, k, counts) for k in cand[c]])
+        counts[templates[choice[c]].tile.id] += 1
+        p = np.exp(scores - scores.max())
+        p /= p.sum()
+        conf[c] = float(p[cand[c].index(choice[c])])
+    return Decoded(choice, conf, cand)
+
+
+def _same_rot(t: Template, rot: int) -> bool:
+    rots = t.tile.rotations()
+    # the distinct rotation equivalent to ``rot``
+    period = {1: 90, 2: 180, 4: 360}.get(len(rots), 360)
+    return t.rot % period == rot % period

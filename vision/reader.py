@@ -1,0 +1,217 @@
+"""The photo reader's facade: load once, read many photos, return the rules library's types.
+
+``BoardReader().read(photo)`` runs the stages (load, locate, figures, classify, decode) and
+returns a :class:`scorer.Reading`; ``overlay`` draws what was read onto the photo. The command
+line (``carcam read``) and the web app both use this class.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer import Kind, MeepleEntry, Position, Reading, State, TileEntry, load_catalog
+from scorer.base_rules import PLAYER_COLOURS
+from scorer.catalog import UNKNOWN_TILE
+from scorer.geometry import SLOTS, rotate_cell, rotate_slot
+
+from .classify import classify_cells, warp_board
+from .colours import to_lab
+from .config import load_config
+from .decode import decode
+from .errors import BoardNotFoundError
+from .figures import Blob, figures_mask, find_figures
+from .load import load_image
+from .locate import locate, tile_mask
+from .templates import Template, build_templates
+
+_SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 0.25), "E": (1.0, 0.5),
+             "Es": (1.0, 0.75), "Se": (0.75, 1.0), "S": (0.5, 1.0), "Sw": (0.25, 1.0), "Ws": (0.0, 0.75),
+             "W": (0.0, 0.5), "Wn": (0.0, 0.25), "C": (0.5, 0.5), "I": (0.5, 0.5)}
+
+
+class BoardReader:
+    """Reads table photos into :class:`scorer.Reading`; templates are built once per game."""
+
+    def __init__(self, config: dict[str, Any] | None = None, profile: dict[str, Any] | None = None) -> None:
+        self.cfg = load_config(config)
+        self.profile = profile
+        self.catalog = load_catalog()
+        self._templates: dict[tuple[str, tuple[str, ...]], list[Template]] = {}
+
+    def templates(self, game: str, expansions: tuple[str, ...]) -> list[Template]:
+        """Appearance models of every tile in the box of this game (cached)."""
+        key = (game, tuple(sorted(expansions)))
+        if key not in self._templates:
+            box = self.catalog.box(game, expansions)
+            tiles = [self.catalog.tiles[t] for t in box]
+            self._templates[key] = build_templates(tiles, int(self.cfg["classify"]["points"]), self.cfg["classify"])
+        return self._templates[key]
+
+    # -----------------------------------------------------------------------------------------
+    def read(self, image: bytes | str | os.PathLike[str] | np.ndarray, game: str = "base",
+             expansions: tuple[str, ...] | list[str] = (), players: tuple[str, ...] | list[str] | None = None,
+             prior: State | None = None) -> Reading:
+        """Read a photo (bytes, path or BGR array) into a reading of ``game``."""
+        expansions = tuple(expansions)
+        lcfg = self.cfg["load"]
+        img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]), fast=True)
+        work = img.work
+        grid, tilecol = locate(work, self.cfg["locate"])
+        blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
+                             tuple(players) if players else None)
+        ignore = figures_mask(work.shape[:2], blobs)
+        ccfg = self.cfg["classify"]
+        patch = int(ccfg["patch"])
+        top = warp_board(work, grid, patch)
+        tc_top = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
+        ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
+        green = tile_mask(work, self.cfg["locate"])[0]
+        g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
+        region = cv2.dilate(tilecol.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+        outside = to_lab(work)[~region]
+        bg = np.median(outside, axis=0) if len(outside) > 100 else None
+        templates = self.templates(game, expansions)
+        evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
+                                     self.cfg["locate"], self.profile, g_top, bg)
+        if not evidence:
+            raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
+                                     "in even light")
+        shield = np.array([any(s.shield for s in t.tile.segments) for t in templates])
+        has_city = np.array([any(s.kind is Kind.CITY for s in t.tile.segments) for t in templates])
+        unary = {}
+        best_ll = {}
+        for ev in evidence:
+            u = ev.loglik * float(ccfg["scale"])
+            sign = 1.0 if ev.shield >= float(ccfg["shield_min_frac"]) else -1.0
+            u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
+            unary[ev.cell] = u
+            best_ll[ev.cell] = float(ev.loglik.max())
+        prior_map = _align_prior(prior, set(unary)) if prior is not None else None
+        box = self.catalog.box(game, expansions)
+        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
+        # board frame: cells start at the bounding box's top-left
+        c0 = min(c[0] for c in unary)
+        r0 = min(c[1] for c in unary)
+        inv = np.linalg.inv(grid.H)
+        s = 1.0 / img.scale
+        tiles: list[TileEntry] = []
+        warnings: list[str] = []
+        chosen: dict[tuple[int, int], Template] = {}
+        doubt = float(self.cfg["decode"]["doubtful_below"])
+        for c in sorted(unary, key=lambda c: (c[1], c[0])):
+            t = templates[dec.choice[c]]
+            at = (c[0] - c0, c[1] - r0)
+            quad = _quad(inv, c, s)
+            conf = dec.confidence[c]
+            if best_ll[c] < float(ccfg["unknown_min_loglik"]):
+                tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
+                warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
+                continue
+            chosen[c] = t
+            tiles.append(TileEntry(at, t.tile, t.rot, conf, quad))
+            if conf < doubt:
+                alt = [templates[k] for k in dec.candidates[c] if k != dec.choice[c]][:1]
+                more = f" (or {alt[0].tile.id} rot {alt[0].rot})" if alt else ""
+                warnings.append(f"cell {list(at)}: doubtful, read {t.tile.id} rot {t.rot}{more}, "
+                                f"confidence {conf:.2f}")
+        meeples = self._meeples(blobs, grid, chosen, c0, r0, s)
+        seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
+        state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
+                      tiles=tuple(tiles), meeples=tuple(meeples))
+        for conflict in Position(state).status()[:10]:
+            warnings.append(f"check: {conflict}")
+        return Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+
+    def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
+                 c0: int, r0: int, s: float) -> list[MeepleEntry]:
+        out = []
+        for b in blobs:
+            u, v = grid.to_board(np.array([b.foot]))[0]
+            cell = (int(np.floor(u)), int(np.floor(v)))
+            if cell not in chosen:
+                continue
+            t = chosen[cell]
+            fu, fv = u - cell[0], v - cell[1]
+            slot = _slot_under(t, fu, fv, b.lying)
+            if slot is None:
+                continue
+            x, y, w, h = b.bbox
+            quad = ((x * s, y * s), ((x + w) * s, y * s), ((x + w) * s, (y + h) * s), (x * s, (y + h) * s))
+            out.append(MeepleEntry(b.colour, (cell[0] - c0, cell[1] - r0), slot, round(b.confidence, 4), quad))
+        return out
+
+    def overlay(self, image: bytes | str | os.PathLike[str] | np.ndarray, reading: Reading) -> np.ndarray:
+        """The photo with every cell's label and confidence, every figure, doubtful cells in red."""
+        from .overlay import draw_overlay
+        lcfg = self.cfg["load"]
+        img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]))
+        return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
+
+
+def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, float], ...]:
+    pts = np.array([[c[0], c[1]], [c[0] + 1, c[1]], [c[0] + 1, c[1] + 1], [c[0], c[1] + 1]], dtype=np.float64)
+    q = np.c_[pts, np.ones(4)] @ inv.T
+    q = q[:, :2] / q[:, 2:3] * s
+    return tuple((float(x), float(y)) for x, y in q)  # type: ignore[return-value]
+
+
+def _slot_under(t: Template, fu: float, fv: float, lying: bool) -> str | None:
+    """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation)."""
+    n = t.segments.shape[0]
+    iu, iv = int(np.clip(fu * n, 0, n - 1)), int(np.clip(fv * n, 0, n - 1))
+    seg_i = int(t.segments[iv, iu])
+    segs = t.tile.segments
+    if lying:
+        fields = [i for i, sg in enumerate(segs) if sg.kind is Kind.FIELD]
+        if fields and (seg_i < 0 or segs[seg_i].kind is not Kind.FIELD):
+            seg_i = min(fields, key=lambda i: _dist_to_segment(t, i, fu, fv))
+    elif seg_i >= 0 and segs[seg_i].kind is Kind.FIELD:
+        # a standing figure is not a farmer: take the nearest non-field segment when close
+        others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD]
+        if others:
+            j = min(others, key=lambda i: _dist_to_segment(t, i, fu, fv))
+            if _dist_to_segment(t, j, fu, fv) < 0.2:
+                seg_i = j
+    if seg_i < 0:
+        return None
+    seg = segs[seg_i]
+    board_slots = [rotate_slot(x, t.rot) for x in seg.slots]
+    if seg.kind is Kind.MONASTERY:
+        return "C"
+    centre = [x for x in board_slots if x in ("N", "E", "S", "W")]
+    pool = centre if (seg.kind in (Kind.CITY, Kind.ROAD) and centre) else board_slots
+    return min(pool, key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
+
+
+def _dist_to_segment(t: Template, i: int, fu: float, fv: float) -> float:
+    n = t.segments.shape[0]
+    ys, xs = np.nonzero(t.segments == i)
+    if not len(xs):
+        return 9.0
+    return float(np.min(np.hypot((xs + 0.5) / n - fu, (ys + 0.5) / n - fv)))
+
+
+def _align_prior(prior: State, cells: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[str, int]]:
+    """The prior state's tiles in the reading's cell frame: the rotation and translation that
+    lay most prior tiles on occupied cells."""
+    best: tuple[int, dict[tuple[int, int], tuple[str, int]]] = (-1, {})
+    ptiles = [t for t in prior.tiles if t.tile.known and t.tile.id is not None]
+    if not ptiles:
+        return {}
+    for rot in (0, 90, 180, 270):
+        rc = [(rotate_cell(t.at, rot), t) for t in ptiles]
+        offsets = Counter((c[0] - p[0], c[1] - p[1]) for c in cells for p, _ in rc)
+        for (dx, dy), _n in offsets.most_common(8):
+            mapped = {(p[0] + dx, p[1] + dy): (t.tile.id, (t.rot + rot) % 360) for p, t in rc}
+            score = sum(1 for c in mapped if c in cells)
+            if score > best[0]:
+                best = (score, mapped)  # type: ignore[assignment]
+    return best[1]
+
+
+__all__ = ["BoardReader", "SLOTS"]

@@ -1,0 +1,164 @@
+"""Appearance models of catalog tiles, rendered from their segments (no scan needed).
+
+Each tile type becomes a small class map (field / city / road / other) sampled on an n x n grid
+of points, at each of its distinct rotations. Any tile of the catalog, including expansion tiles
+without art, can therefore be recognised: a city on one edge is a cap, on two opposite edges a
+band, on two adjacent edges a corner triangle, on three edges everything but a cap; roads are
+strips from edge centres (curved around a corner when they join adjacent edges); monasteries and
+junctions have a building in the middle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from scorer import Kind, TileType
+from scorer.geometry import EDGES, SLOT_EDGE
+
+FIELD, CITY, ROAD, OTHER = 0, 1, 2, 3
+CLASSES = ("field", "city", "road", "other")
+
+
+@dataclass(frozen=True)
+class Template:
+    """One tile type at one rotation: its class map (n x n) and per-point segment index map."""
+
+    tile: TileType
+    rot: int
+    classes: np.ndarray  # (n, n) int, row = south-going v, column = east-going u
+    segments: np.ndarray  # (n, n) int segment index (-1 none), board orientation
+
+
+def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
+    c = (np.arange(n) + 0.5) / n
+    u, v = np.meshgrid(c, c)
+    return u, v
+
+
+def _edge_dist(edge: str, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distance from ``edge`` and position along it (0..1)."""
+    if edge == "N":
+        return v, u
+    if edge == "S":
+        return 1 - v, u
+    if edge == "W":
+        return u, v
+    return 1 - u, v
+
+
+def _cap(edge: str, depth: float, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    d, t = _edge_dist(edge, u, v)
+    return (d / depth) ** 2 + (2 * t - 1) ** 2 < 1.0
+
+
+_CORNER = {frozenset("NW"): (0.0, 0.0), frozenset("NE"): (1.0, 0.0), frozenset("SE"): (1.0, 1.0),
+           frozenset("SW"): (0.0, 1.0)}
+_MID = {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}
+
+
+def _city_region(edges: set[str], cfg: dict[str, Any], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    if len(edges) >= 4:
+        return np.ones_like(u, dtype=bool)
+    if len(edges) == 1:
+        return _cap(next(iter(edges)), cfg["city_cap_depth"], u, v)
+    missing = [e for e in EDGES if e not in edges]
+    if len(edges) == 2 and frozenset(edges) in _CORNER:
+        cx, cy = _CORNER[frozenset(edges)]
+        return np.abs(u - cx) + np.abs(v - cy) < 0.95
+    region = np.ones_like(u, dtype=bool)
+    for e in missing:
+        region &= ~_cap(e, cfg["city_missing_cap_depth"], u, v)
+    return region
+
+
+def _segment_distance(u: np.ndarray, v: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> np.ndarray:
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    t = np.clip(((u - ax) * dx + (v - ay) * dy) / (dx * dx + dy * dy), 0, 1)
+    return np.hypot(u - (ax + t * dx), v - (ay + t * dy))
+
+
+def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    hw = cfg["road_half_width"]
+    edges = [SLOT_EDGE[s] for s in slots]
+    if len(edges) == 2 and frozenset(edges) in _CORNER:
+        cx, cy = _CORNER[frozenset(edges)]
+        return np.abs(np.hypot(u - cx, v - cy) - 0.5) < hw
+    if len(edges) == 2:
+        return _segment_distance(u, v, _MID[edges[0]], _MID[edges[1]]) < hw
+    region = np.zeros_like(u, dtype=bool)
+    for e in edges:
+        region |= _segment_distance(u, v, _MID[e], (0.5, 0.5)) < hw
+    return region
+
+
+def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Class map and segment-index map of ``tile`` at rotation 0 on an n x n grid."""
+    u, v = _grid(n)
+    classes = np.full((n, n), FIELD, dtype=np.int8)
+    segs = np.full((n, n), -1, dtype=np.int16)
+    fields = [i for i, s in enumerate(tile.segments) if s.kind is Kind.FIELD]
+    # fields: each point goes to the field owning its nearest half-edge slot
+    if fields:
+        segs[:] = _nearest_field(tile, u, v)
+    roads = [(i, s) for i, s in enumerate(tile.segments) if s.kind is Kind.ROAD]
+    ends = sum(1 for _, s in roads if len(s.slots) == 1)
+    for i, s in roads:
+        r = _road_region(s.slots, cfg, u, v)
+        classes[r] = ROAD
+        segs[r] = i
+    for i, s in enumerate(tile.segments):
+        if s.kind is Kind.CITY:
+            edges = {SLOT_EDGE[x] for x in s.slots if x in SLOT_EDGE}
+            r = _city_region(edges, cfg, u, v)
+            classes[r] = CITY
+            segs[r] = i
+    mon = [i for i, s in enumerate(tile.segments) if s.kind is Kind.MONASTERY]
+    if mon:
+        hx, hy = cfg["monastery_half"]
+        r = (np.abs(u - 0.5) < hx) & (np.abs(v - 0.5) < hy)
+        classes[r] = OTHER
+        segs[r] = mon[0]
+    elif ends >= 3:
+        r = np.hypot(u - 0.5, v - 0.5) < cfg["junction_radius"]
+        classes[r] = OTHER
+    return classes, segs
+
+
+_HALF_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 0.25), "E": (1.0, 0.5),
+             "Es": (1.0, 0.75), "Se": (0.75, 1.0), "S": (0.5, 1.0), "Sw": (0.25, 1.0), "Ws": (0.0, 0.75),
+             "W": (0.0, 0.5), "Wn": (0.0, 0.25), "I": (0.5, 0.5)}
+
+
+def _nearest_field(tile: TileType, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    best = np.full(u.shape, np.inf)
+    out = np.full(u.shape, -1, dtype=np.int16)
+    for i, s in enumerate(tile.segments):
+        if s.kind is not Kind.FIELD:
+            continue
+        for slot in s.slots:
+            x, y = _HALF_POS[slot]
+            d = np.hypot(u - x, v - y)
+            take = d < best
+            best[take] = d[take]
+            out[take] = i
+    return out
+
+
+def rotate_map(m: np.ndarray, rot: int) -> np.ndarray:
+    """A map drawn at rotation 0, turned ``rot`` degrees clockwise."""
+    return np.rot90(m, k=-(rot // 90))
+
+
+def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:
+    """Every tile at each of its distinct rotations."""
+    out = []
+    for t in tiles:
+        classes, segs = render(t, n, cfg)
+        for rot in t.rotations():
+            out.append(Template(t, rot, rotate_map(classes, rot).copy(), rotate_map(segs, rot).copy()))
+    return out
