@@ -152,13 +152,14 @@ def score_completed(board: Any, roots: list[int], figures: list[Figure], players
 
 
 def score_end(board: Any, figures: list[Figure], players: tuple[str, ...],
-              options: Mapping[str, Any]) -> list[ScoreEvent]:
+              options: Mapping[str, Any], links: dict[int, set[int]] | None = None) -> list[ScoreEvent]:
     """End-of-game scoring: incomplete roads, cities and monasteries, then farms."""
     graph = board.graph
     by_root = group_figures(board, figures)
     events: list[ScoreEvent] = []
     farms: list[tuple[Feature, list[Figure]]] = []
-    links = graph.field_cities()
+    if links is None:
+        links = graph.field_cities()
     incomplete: list[tuple[Feature, list[Figure]]] = []
     for root, figs in by_root.items():
         feature = graph.feature(root, links)
@@ -180,20 +181,21 @@ def score_end(board: Any, figures: list[Figure], players: tuple[str, ...],
 
 
 def open_features(board: Any, figures: list[Figure], players: tuple[str, ...],
-                  options: Mapping[str, Any]) -> list[Any]:
+                  options: Mapping[str, Any], links: dict[int, set[int]] | None = None) -> list[Any]:
     """Every incomplete road, city, monastery and every field, with owners and values."""
     from .scoring import OpenFeature
     graph = board.graph
     by_root = group_figures(board, figures)
-    links = graph.field_cities()
+    if links is None:
+        links = graph.field_cities()
     out: list[OpenFeature] = []
-    for feature in graph.features():
+    for feature in graph.features(links):
         if feature.complete:
             continue
         figs = by_root.get(feature.id, [])
         owners = majority(figs, players)[0] if figs else []
         if feature.kind is Kind.FIELD:
-            done = sum(1 for c in links.get(feature.id, ()) if graph.is_complete(c))
+            done = sum(1 for c in feature.cities if graph.is_complete(c))
             now, why = farm_value(done)
             if_completed = None
         else:

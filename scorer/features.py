@@ -233,9 +233,11 @@ class FeatureGraph:
     def _cell_count(self, root: int) -> int:
         return len(self._cells[root])
 
-    def features(self) -> list[Feature]:
-        """Every feature on the board (start-field areas no tile has joined are left out)."""
-        links = self.field_cities()
+    def features(self, links: dict[int, set[int]] | None = None) -> list[Feature]:
+        """Every feature on the board (start-field areas no tile has joined are left out).
+        ``links`` is :meth:`field_cities`, when the caller has it already."""
+        if links is None:
+            links = self.field_cities()
         return [self.feature(n, links) for n in self.roots()]
 
 

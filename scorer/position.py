@@ -120,8 +120,9 @@ class Position:
                                                   "completed")
         gone = {id(f) for f in home}
         remaining = [f for f in self.figures if id(f) not in gone]
-        events += base_rules.score_end(board, remaining, players, options)
-        open_ = base_rules.open_features(board, remaining, players, options)
+        links = board.graph.field_cities()  # once: both end scoring and open features need it
+        events += base_rules.score_end(board, remaining, players, options, links)
+        open_ = base_rules.open_features(board, remaining, players, options, links)
         track = {p: int(self.state.scores.get(p, 0)) for p in players}
         return ScoreReport(players=players, track=track, events=tuple(events), open=tuple(open_))
 
