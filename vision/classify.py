@@ -43,14 +43,99 @@ def confusion(cfg: dict[str, Any]) -> np.ndarray:
     return M / M.sum(1, keepdims=True)
 
 
+def table_samples(work: np.ndarray, grid: Grid, patch: int, cfg: dict[str, Any]) -> np.ndarray:
+    """Lab pixels of the bare table: the ring of cells just outside the grid's bounding box.
+
+    The grid spans the tiles' bounding box, so the cells around it hold no tile; unlike pixels
+    "outside the tile colour mask", this works on a wooden table whose colour passes for a tile.
+    Returns an (N, 3) array (possibly empty when the board fills the photo)."""
+    m = int(cfg["table_ring_cells"])
+    c0, r0 = grid.cols.start - m, grid.rows.start - m
+    cols, rows = len(grid.cols) + 2 * m, len(grid.rows) + 2 * m
+    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
+    size = (cols * patch, rows * patch)
+    ring = cv2.warpPerspective(work, S @ grid.H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
+    valid = cv2.warpPerspective(np.full(work.shape[:2], 255, np.uint8), S @ grid.H, size,
+                                flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT) > 0
+    # keep away from the tiles' own border (a tile twisted or laid sloppily reaches a little out)
+    inner = np.zeros(valid.shape, dtype=bool)
+    pad = int(round(patch * float(cfg["table_ring_pad"])))
+    inner[m * patch - pad: (rows - m) * patch + pad, m * patch - pad: (cols - m) * patch + pad] = True
+    valid &= ~inner
+    valid = cv2.erode(valid.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    px = to_lab(ring)[valid]
+    if len(px) > 20000:
+        px = px[np.random.default_rng(0).choice(len(px), 20000, replace=False)]
+    return px
+
+
+def _lab_hist(px: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Smoothed, normalised log-density of Lab pixels on a coarse (L, a, b) histogram."""
+    from scipy.ndimage import gaussian_filter
+    bins = tuple(int(b) for b in cfg["occupancy_bins"])
+    h, _ = np.histogramdd(px, bins=bins, range=((0, 256), (0, 256), (0, 256)))
+    h = gaussian_filter(h, float(cfg["occupancy_smooth"]))
+    h = h / max(h.sum(), 1e-9) + 1e-6
+    return np.log(h / h.sum())
+
+
+def _lab_bins(lab: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, ...]:
+    bins = [int(b) for b in cfg["occupancy_bins"]]
+    return tuple(np.clip((lab[..., k] * bins[k] / 256).astype(int), 0, bins[k] - 1) for k in range(3))
+
+
+def occupied_cells(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_top: np.ndarray,
+                   table_lab: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+    """Which cells hold a tile, by a per-photo likelihood ratio of tile colours against table colours.
+
+    Tile colours are learnt from the cells that surely hold a tile (enough field green), table
+    colours from ``table_lab``; a cell holds a tile when its pixels are on average more likely
+    under the tile model. None when either sample is too small to trust."""
+    rows, cols = occ.shape
+    patch = lab.shape[0] // rows
+    sure = (green >= float(cfg["occupancy_sure_green"]))
+    if len(table_lab) < int(cfg["occupancy_min_samples"]) or sure.sum() < 2:
+        return None
+    cells = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)
+    keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
+    tile_px = cells[sure][keep[sure]]
+    if len(tile_px) > 40000:
+        tile_px = tile_px[np.random.default_rng(0).choice(len(tile_px), 40000, replace=False)]
+    ratio = _lab_hist(tile_px, cfg) - _lab_hist(table_lab, cfg)
+    lr = ratio[_lab_bins(lab, cfg)]
+    lr = np.clip(lr, -float(cfg["occupancy_clip"]), float(cfg["occupancy_clip"]))
+    lr_c = lr.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
+    w = keep.astype(np.float64)
+    score = (lr_c * w).sum((2, 3)) / np.maximum(w.sum((2, 3)), 1.0)
+    return score >= float(cfg["occupancy_min_ratio"])
+
+
+def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,
+                 cfg: dict[str, Any]) -> np.ndarray:
+    """Share of each cell's interior that is shield blue (rows, cols).
+
+    Blue is judged in Lab against the photo's own field/city colours (b well below the lower
+    of the two, i.e. bluer than anything printed on a tile but the coat of arms), so a colour
+    cast moves the threshold with it. A margin along the cell border is left out: the table
+    (perhaps a blue cloth) shows through the gaps between tiles there."""
+    patch = lab.shape[0] // rows
+    ref_b = float(min(protos[0, 2], protos[1, 2]))
+    blue = (lab[..., 2] < ref_b - float(cfg["shield_b_drop"])) & ~ignore_top
+    m = int(round(patch * float(cfg["shield_margin"])))
+    cellwise = blue.reshape(rows, patch, cols, patch)[:, m:patch - m, :, m:patch - m]
+    return cellwise.mean((1, 3))
+
+
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
                    templates: list[Template], cfg: dict[str, Any], ccfg: dict[str, Any], lcfg: dict[str, Any],
                    profile: dict[str, Any] | None = None, green_top: np.ndarray | None = None,
                    background_lab: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
 
-    A cell holds a tile when it is mostly tile-coloured and either shows some field green or
-    differs clearly from the table's own colour (a brown table must not pass for a city)."""
+    ``background_lab`` is either table pixels (N, 3) (see :func:`table_samples`) or one Lab
+    colour of the table. With enough table pixels, a cell holds a tile when its colours are
+    more likely tile than table (:func:`occupied_cells`); otherwise when it is mostly
+    tile-coloured and either shows some field green or differs clearly from the table's colour."""
     patch, n = int(cfg["patch"]), int(cfg["points"])
     cols, rows = len(grid.cols), len(grid.rows)
     occ = tilecol_top.reshape(rows, patch, cols, patch).mean((1, 3))
@@ -58,10 +143,15 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     lab = to_lab(top)
     if green_top is not None and background_lab is not None:
         green = green_top.reshape(rows, patch, cols, patch).mean((1, 3))
-        cell_lab = np.median(lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4).reshape(
-            rows, cols, -1, 3), axis=2)
-        dist = np.linalg.norm((cell_lab - background_lab) * np.array([0.5, 1.0, 1.0]), axis=-1)
-        occupied &= (green >= float(lcfg["green_min"])) | (dist >= float(lcfg["background_distance"]))
+        bg = np.asarray(background_lab, dtype=np.float32).reshape(-1, 3)
+        by_ratio = occupied_cells(lab, occ, green, ignore_top, bg, cfg) if len(bg) > 1 else None
+        if by_ratio is not None:
+            occupied = by_ratio
+        else:
+            cell_lab = np.median(lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4).reshape(
+                rows, cols, -1, 3), axis=2)
+            dist = np.linalg.norm((cell_lab - np.median(bg, axis=0)) * np.array([0.5, 1.0, 1.0]), axis=-1)
+            occupied &= (green >= float(lcfg["green_min"])) | (dist >= float(lcfg["background_distance"]))
     protos = initial_prototypes(ccfg, profile)
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
@@ -71,10 +161,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     b = patch // n
     pooled = post[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 4).mean((2, 5))
     M = confusion(cfg)
-    ME = np.stack([M[t.classes.ravel()] for t in templates])  # (T, P, 4)
-    hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV)
-    blue = (hsv[..., 0] >= 95) & (hsv[..., 0] <= 130) & (hsv[..., 1] >= 90) & (hsv[..., 2] >= 60) & ~ignore_top
-    blue_share = blue.reshape(rows, patch, cols, patch).mean((1, 3))
+    ME = np.stack([(t.soft.reshape(-1, 4) @ M) if t.soft is not None else M[t.classes.ravel()]
+                   for t in templates])  # (T, P, 4)
+    blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
     out = []
     for j in range(rows):
         for i in range(cols):

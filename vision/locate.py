@@ -55,6 +55,40 @@ def tile_mask(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndar
     return green, green | tan
 
 
+def table_novelty(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Pixels whose colour is unlike the table's, the table being learnt from the photo's border.
+
+    Tables vary (a green cloth or a yellow wood passes the tile-colour test everywhere), but the
+    border strip of a photo of a board shows mostly table. A coarse Lab histogram is built per
+    side of the border; a pixel's table density is the median over the four sides (one side
+    crowded with tiles cannot teach that tiles are table), and pixels rarer than the rarest
+    ``novelty_quantile`` of border pixels are novel. Works at half resolution for speed."""
+    from scipy.ndimage import gaussian_filter
+
+    f = float(cfg["novelty_scale"])
+    small = cv2.resize(bgr, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    h, w = lab.shape[:2]
+    b = max(2, int(float(cfg["novelty_border_frac"]) * min(h, w)))
+    bins = [int(x) for x in cfg["novelty_bins"]]
+    idx = tuple(np.clip(lab[..., k].astype(np.int32) * bins[k] // 256, 0, bins[k] - 1) for k in range(3))
+    sides = [(slice(0, b), slice(None)), (slice(h - b, h), slice(None)),
+             (slice(None), slice(0, b)), (slice(None), slice(w - b, w))]
+    dens = []
+    for sl in sides:
+        hist = np.zeros(bins)
+        np.add.at(hist, (idx[0][sl].ravel(), idx[1][sl].ravel(), idx[2][sl].ravel()), 1.0)
+        hist = gaussian_filter(hist, float(cfg["novelty_smooth"]))
+        dens.append((hist / max(hist.sum(), 1e-9))[idx])
+    p = np.median(np.stack(dens), axis=0)
+    border = np.zeros((h, w), dtype=bool)
+    border[:b] = border[-b:] = True
+    border[:, :b] = border[:, -b:] = True
+    thr = np.quantile(p[border], float(cfg["novelty_quantile"]))
+    nov = (p < thr).astype(np.uint8)
+    return cv2.resize(nov, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+
+
 def board_region(green: np.ndarray) -> np.ndarray:
     """The area the tiles cover: green, closed over cities and seams, holes filled."""
     h, w = green.shape
@@ -183,32 +217,99 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray,
     return vps[0], vps[1], fam
 
 
-def _comb(profile: np.ndarray, pmin: float, pmax: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score).
+def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
+          step: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score,
+    mean contrast at that phase).
 
-    The score is the mean seam strength minus the strength half a pitch away, times the square
-    root of the number of teeth on the board, so one strong edge cannot win alone and half the
-    pitch (tile centres counted as seams) loses to the true pitch."""
+    The score is the mean seam strength minus the strength half a pitch away (times the number of
+    teeth on the board to the power ``teeth_power``). A multiple of the pitch puts its "half a
+    pitch away" on seams too and scores about zero; half the pitch counts tile centres as seams
+    and loses to the true pitch. Pitches that fit fewer than ``min_teeth`` teeth on the board are
+    not considered (the board's two outer edges alone are no evidence of a pitch)."""
     n = len(profile)
     nz = np.nonzero(profile > 0.05 * profile.max())[0] if profile.max() > 0 else np.array([0, n - 1])
     lo_b, hi_b = float(nz[0]), float(nz[-1])
     prof = profile - np.median(profile[int(lo_b):int(hi_b) + 1])
     xs = np.arange(n)
-    pitches = np.arange(pmin, max(pmin + 1.0, pmax), 1.0)
+    pitches = np.arange(pmin, max(pmin + step, pmax), step)
     best_ph = np.zeros(len(pitches))
     best_sc = np.full(len(pitches), -np.inf)
+    best_mean = np.full(len(pitches), -np.inf)
     for j, p in enumerate(pitches):
-        phases = np.arange(0.0, p, 1.0)
+        phases = np.arange(0.0, p, 0.5)
         ks = np.arange(-1, int(n / p) + 2)
         pos = phases[:, None] + ks[None, :] * p
         ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
         seam = np.interp(pos, xs, prof)
         mid = np.interp(pos + p / 2, xs, prof)
         cnt = ok.sum(1)
-        sc = np.where(cnt > 0, ((seam - mid) * ok).sum(1) / np.maximum(cnt, 1) * np.sqrt(cnt), -np.inf)
+        mean = np.where(cnt >= min_teeth, ((seam - mid) * ok).sum(1) / np.maximum(cnt, 1), -np.inf)
+        sc = mean * np.maximum(cnt, 1) ** teeth_power
         i = int(np.argmax(sc))
-        best_ph[j], best_sc[j] = phases[i], sc[i]
-    return pitches, best_ph, best_sc
+        best_ph[j], best_sc[j], best_mean[j] = phases[i], sc[i], mean[i]
+    return pitches, best_ph, best_sc, best_mean
+
+
+def _pitch_axis(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[str, Any]) -> tuple[float, float, float]:
+    """(pitch, phase, score) of the seams along one rectified axis.
+
+    The comb's best pitch is often a multiple of the true one (wood grain, the board's outline and
+    long straight roads line up every few tiles). So its divisors are tried, smallest first: a
+    divisor whose mean seam-minus-midline contrast keeps ``divisor_ratio`` of the winner's is the
+    pitch (on a true pitch's multiple, the midlines are seams and the contrast drops). Finally the
+    pitch is refined in steps of ``pitch_fine_step`` around it."""
+    mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
+    ps, phs, scs, means = _comb(profile, pmin, pmax, mt, tp)
+    j = int(np.argmax(scs))
+    best = float(ps[j])
+    for k in range(int(cfg["max_divisor"]), 1, -1):
+        q = best / k
+        if q < pmin:
+            continue
+        i = int(np.argmin(np.abs(ps - q)))
+        win = (np.abs(ps - q) <= max(1.0, 0.03 * q))
+        i = int(np.argmax(np.where(win, means, -np.inf)))
+        if means[i] > 0 and means[i] >= float(cfg["divisor_ratio"]) * means[j]:
+            best = float(ps[i])
+            break
+    fs = float(cfg["pitch_fine_step"])
+    ps2, phs2, scs2, _ = _comb(profile, best * 0.97, best * 1.03, mt, tp, fs)
+    i = int(np.argmax(scs2))
+    return float(ps2[i]), float(phs2[i]), float(scs2[i])
+
+
+def _square_pitches(ax: tuple[np.ndarray, float, float], ay: tuple[np.ndarray, float, float], pmin: float,
+                    cfg: dict[str, Any]) -> tuple[float, float, float, float]:
+    """Make the two axes' pitches agree with square tiles.
+
+    The affine frame only stretches one axis against the other by the foreshortening of a tilt up
+    to about 50 degrees, so pitches further apart than ``max_aspect`` mean one axis found a
+    multiple or a divisor of its pitch. Both repairs (divide the larger, multiply the smaller by
+    the rounded ratio) are tried; the one whose comb contrast keeps more of its axis's best wins."""
+    (fx, px, phx), (fy, py, phy) = ax, ay
+    ma = float(cfg["max_aspect"])
+    ratio = max(px, py) / min(px, py)
+    if ratio <= ma or not cfg.get("square_fix", False):
+        return px, phx, py, phy
+    k = max(2, int(round(ratio)))
+    mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
+    big_x = px > py
+    (fb, pb), (fs, ps) = ((fx, px), (fy, py)) if big_x else ((fy, py), (fx, px))
+    options = []
+    for prof, target, which in ((fb, pb / k, "big"), (fs, ps * k, "small")):
+        if target < pmin * 0.9 or target > len(prof) * 0.9:
+            continue
+        p_all, ph_all, _, m_all = _comb(prof, max(pmin * 0.9, target * 0.93), target * 1.07, mt, tp, 0.5)
+        ref = _comb(prof, pmin, len(prof) * 0.9, mt, tp)[3].max()
+        i = int(np.argmax(m_all))
+        options.append((m_all[i] / max(ref, 1e-9), float(p_all[i]), float(ph_all[i]), which))
+    if not options:
+        return px, phx, py, phy
+    _, p_new, ph_new, which = max(options)
+    if (which == "big") == big_x:
+        return p_new, ph_new, py, phy
+    return px, phx, p_new, ph_new
 
 
 def _joint_pitch(cx: tuple[np.ndarray, np.ndarray, np.ndarray], cy: tuple[np.ndarray, np.ndarray, np.ndarray],
@@ -247,7 +348,13 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
     """Fit the board grid in a (work-resolution) BGR image; returns the grid and the tile mask."""
     h, w = bgr.shape[:2]
     green, tilecol = tile_mask(bgr, cfg)
-    region = board_region(green)
+    novel = table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
+    if (tilecol & novel).sum() >= float(cfg["novelty_min_keep"]) * max(1, tilecol.sum()) or \
+            tilecol.sum() > float(cfg["novelty_max_cover"]) * h * w:
+        tilecol = tilecol & novel
+        green = green & novel
+    # the board's area from field green (default; a tan table cannot pass for board) or all tile colours
+    region = board_region(tilecol if cfg.get("region_from_tile_colours", False) else green)
     if region.sum() < 0.003 * h * w:
         raise BoardNotFoundError("found no tiles in the photo; make sure the board fills a good part "
                                  "of the picture and is lit evenly")
@@ -305,6 +412,11 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
     near = cv2.dilate(rmask.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
     gx[~near] = 0
     gy[~near] = 0
+    # every edge pixel counts alike: the tiles' outline against the table must not outweigh seams
+    for g in (gx, gy):
+        vals = g[near]
+        if len(vals):
+            np.minimum(g, max(float(np.percentile(vals, float(cfg["gradient_clip_pct"]))), 1e-6), out=g)
     # add the straight segments themselves (strong, straight evidence of seams)
     lines_img_x = np.zeros(size[::-1], np.float32)
     lines_img_y = np.zeros(size[::-1], np.float32)
@@ -314,12 +426,21 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
         b = _apply(R, segs[sel, 2:])
         for (x0, y0), (x1, y1) in zip(a, b):
             cv2.line(img_l, (int(x0), int(y0)), (int(x1), int(y1)), 255.0, 2)
-    prof_x = gx.sum(0) / max(1, near.sum()) + lines_img_x.sum(0) / max(1, near.sum())
-    prof_y = gy.sum(1) / max(1, near.sum()) + lines_img_y.sum(1) / max(1, near.sum())
+    # per row/column, the share of the board's pixels on an edge (wide and narrow parts of the
+    # board count alike; columns with little board are not trusted more than a third of the widest)
+    sup_x = near.sum(0).astype(np.float64)
+    sup_y = near.sum(1).astype(np.float64)
+    sup_x = np.maximum(sup_x, float(cfg["support_floor"]) * max(1.0, sup_x.max()))
+    sup_y = np.maximum(sup_y, float(cfg["support_floor"]) * max(1.0, sup_y.max()))
+    lw = float(cfg["segment_weight"])
+    prof_x = (gx.sum(0) + lw * lines_img_x.sum(0)) / sup_x
+    prof_y = (gy.sum(1) + lw * lines_img_y.sum(1)) / sup_y
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
-    cx = _comb(cv2.GaussianBlur(prof_x.reshape(1, -1), (1, 0), 1.0).ravel(), pmin, min(pmax, size[0] * 0.9))
-    cy = _comb(cv2.GaussianBlur(prof_y.reshape(1, -1), (1, 0), 1.0).ravel(), pmin, min(pmax, size[1] * 0.9))
-    px, phx, py, phy = _joint_pitch(cx, cy, float(cfg["max_aspect"]))
+    pfx = cv2.GaussianBlur(prof_x.reshape(1, -1), (1, 0), 1.0).ravel()
+    pfy = cv2.GaussianBlur(prof_y.reshape(1, -1), (1, 0), 1.0).ravel()
+    px, phx, _ = _pitch_axis(pfx, pmin, min(pmax, size[0] * 0.9), cfg)
+    py, phy, _ = _pitch_axis(pfy, pmin, min(pmax, size[1] * 0.9), cfg)
+    px, phx, py, phy = _square_pitches((pfx, px, phx), (pfy, py, phy), pmin, cfg)
     U = np.array([[1 / px, 0, -phx / px], [0, 1 / py, -phy / py], [0, 0, 1]])
     H = U @ R
     H = _north_up(H, w, h)

@@ -19,7 +19,7 @@ from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
 from scorer.geometry import SLOTS, rotate_cell, rotate_slot
 
-from .classify import classify_cells, warp_board
+from .classify import classify_cells, table_samples, warp_board
 from .colours import to_lab
 from .config import load_config
 from .decode import decode
@@ -61,39 +61,20 @@ class BoardReader:
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]), fast=True)
         work = img.work
-        grid, tilecol = locate(work, self.cfg["locate"])
-        blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
-                             tuple(players) if players else None)
-        ignore = figures_mask(work.shape[:2], blobs)
-        ccfg = self.cfg["classify"]
-        patch = int(ccfg["patch"])
-        top = warp_board(work, grid, patch)
-        tc_top = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
-        ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
-        green = tile_mask(work, self.cfg["locate"])[0]
-        g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
-        region = cv2.dilate(tilecol.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
-        outside = to_lab(work)[~region]
-        bg = np.median(outside, axis=0) if len(outside) > 100 else None
         templates = self.templates(game, expansions)
-        evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
-                                     self.cfg["locate"], self.profile, g_top, bg)
-        if not evidence:
-            raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
-                                     "in even light")
-        shield = np.array([any(s.shield for s in t.tile.segments) for t in templates])
-        has_city = np.array([any(s.kind is Kind.CITY for s in t.tile.segments) for t in templates])
-        unary = {}
-        best_ll = {}
-        for ev in evidence:
-            u = ev.loglik * float(ccfg["scale"])
-            sign = 1.0 if ev.shield >= float(ccfg["shield_min_frac"]) else -1.0
-            u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
-            unary[ev.cell] = u
-            best_ll[ev.cell] = float(ev.loglik.max())
-        prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         box = self.catalog.box(game, expansions)
-        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
+        attempts = []
+        errors: list[BoardNotFoundError] = []
+        for variant in self.cfg.get("locate_variants", [{}]):
+            try:
+                attempts.append(self._attempt(work, {**self.cfg["locate"], **variant}, templates, box, players,
+                                              prior))
+            except BoardNotFoundError as exc:
+                errors.append(exc)
+        if not attempts:
+            raise errors[0]
+        _, grid, blobs, unary, dec, best_ll = max(attempts, key=lambda a: a[0])
+        ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)
         r0 = min(c[1] for c in unary)
@@ -126,6 +107,51 @@ class BoardReader:
         for conflict in Position(state).status()[:10]:
             warnings.append(f"check: {conflict}")
         return Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+
+    def _attempt(self, work: np.ndarray, lcfg: dict[str, Any], templates: list[Template], box: dict[str, int],
+                 players: tuple[str, ...] | list[str] | None, prior: State | None) -> tuple[Any, ...]:
+        """One grid hypothesis, located, classified and decoded; returns it with its score: cells
+        read with confidence, less those in doubt, less twice the edges that do not match. A wrong
+        pitch leaves cells unrecognised or contradicting their neighbours, so it scores low."""
+        grid, tilecol = locate(work, lcfg)
+        blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
+                             tuple(players) if players else None)
+        ignore = figures_mask(work.shape[:2], blobs)
+        ccfg = self.cfg["classify"]
+        patch = int(ccfg["patch"])
+        top = warp_board(work, grid, patch)
+        tc_top = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
+        ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
+        green = tile_mask(work, lcfg)[0]
+        g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
+        bg = table_samples(work, grid, patch, ccfg)
+        if len(bg) < int(ccfg["occupancy_min_samples"]):
+            region = cv2.dilate(tilecol.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
+            outside = to_lab(work)[~region]
+            bg = np.median(outside, axis=0) if len(outside) > 100 else None
+        evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
+                                     lcfg, self.profile, g_top, bg)
+        if not evidence:
+            raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
+                                     "in even light")
+        shield = np.array([any(s.shield for s in t.tile.segments) for t in templates])
+        has_city = np.array([any(s.kind is Kind.CITY for s in t.tile.segments) for t in templates])
+        unary = {}
+        best_ll = {}
+        for ev in evidence:
+            u = ev.loglik * float(ccfg["scale"])
+            sign = 1.0 if ev.shield >= float(ccfg["shield_min_frac"]) else -1.0
+            u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
+            unary[ev.cell] = u
+            best_ll[ev.cell] = float(ev.loglik.max())
+        prior_map = _align_prior(prior, set(unary)) if prior is not None else None
+        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
+        doubt = float(self.cfg["decode"]["doubtful_below"])
+        sure = sum(1 for c in unary if dec.confidence[c] >= doubt and best_ll[c] >= float(ccfg["unknown_min_loglik"]))
+        unsure = len(unary) - sure
+        conflicts = _edge_conflicts({c: templates[dec.choice[c]] for c in unary})
+        return (sure - 0.5 * unsure - 2 * conflicts, grid, blobs, unary, dec, best_ll)
+
 
     def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
                  c0: int, r0: int, s: float) -> list[MeepleEntry]:
@@ -215,3 +241,10 @@ def _align_prior(prior: State, cells: set[tuple[int, int]]) -> dict[tuple[int, i
 
 
 __all__ = ["BoardReader", "SLOTS"]
+
+
+def _edge_conflicts(chosen: dict[tuple[int, int], Template]) -> int:
+    """How many shared edges between chosen neighbouring tiles do not match."""
+    from scorer.board import Board
+    board = Board.from_tiles((c, t.tile, t.rot) for c, t in chosen.items())
+    return len(board.conflicts())

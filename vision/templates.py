@@ -30,6 +30,8 @@ class Template:
     rot: int
     classes: np.ndarray  # (n, n) int, row = south-going v, column = east-going u
     segments: np.ndarray  # (n, n) int segment index (-1 none), board orientation
+    soft: np.ndarray | None = None  # (n, n, 4) class probabilities: the class map blurred, so a
+    # boundary drawn a little elsewhere by another edition's art costs little
 
 
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -67,7 +69,7 @@ def _city_region(edges: set[str], cfg: dict[str, Any], u: np.ndarray, v: np.ndar
     missing = [e for e in EDGES if e not in edges]
     if len(edges) == 2 and frozenset(edges) in _CORNER:
         cx, cy = _CORNER[frozenset(edges)]
-        return np.abs(u - cx) + np.abs(v - cy) < 0.95
+        return np.abs(u - cx) + np.abs(v - cy) < cfg["city_corner_extent"]
     region = np.ones_like(u, dtype=bool)
     for e in missing:
         region &= ~_cap(e, cfg["city_missing_cap_depth"], u, v)
@@ -154,11 +156,28 @@ def rotate_map(m: np.ndarray, rot: int) -> np.ndarray:
     return np.rot90(m, k=-(rot // 90))
 
 
+def soften(classes: np.ndarray, sigma_frac: float) -> np.ndarray:
+    """(n, n, 4) class probabilities: each class's indicator map blurred by a Gaussian of
+    ``sigma_frac`` tile sides (edges replicated), so boundaries become ramps."""
+    import cv2
+    n = classes.shape[0]
+    onehot = np.stack([(classes == k).astype(np.float32) for k in range(len(CLASSES))], -1)
+    if sigma_frac <= 0:
+        return onehot
+    sig = sigma_frac * n
+    k = int(2 * np.ceil(3 * sig) + 1)
+    soft = np.stack([cv2.GaussianBlur(onehot[..., c], (k, k), sig, borderType=cv2.BORDER_REPLICATE)
+                     for c in range(onehot.shape[-1])], -1)
+    return soft / soft.sum(-1, keepdims=True)
+
+
 def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:
     """Every tile at each of its distinct rotations."""
     out = []
+    sigma = float(cfg.get("template_blur", 0.0))
     for t in tiles:
         classes, segs = render(t, n, cfg)
         for rot in t.rotations():
-            out.append(Template(t, rot, rotate_map(classes, rot).copy(), rotate_map(segs, rot).copy()))
+            c = rotate_map(classes, rot).copy()
+            out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma)))
     return out

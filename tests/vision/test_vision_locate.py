@@ -1,0 +1,93 @@
+"""Tests of stage 2 of the photo reader (vision/locate.py): table mask, comb pitch, grid fit.
+
+Synthetic only (no /work/shared needed); a real-photo smoke test skips cleanly without it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.config import load_config
+from vision.locate import _comb, _pitch_axis, locate, table_novelty
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = ROOT / ".." / "shared"
+
+
+def _cfg() -> dict:
+    return load_config(None)["locate"]
+
+
+def test_novelty_separates_tiles_from_a_green_table() -> None:
+    """A green cloth passes the tile-colour test; the border-learnt table model must reject it."""
+    rng = np.random.default_rng(0)
+    img = np.zeros((400, 600, 3), np.uint8)
+    img[:] = (40, 150, 60)  # BGR green cloth
+    img += rng.integers(0, 8, img.shape, dtype=np.uint8)
+    img[150:250, 250:350] = (60, 190, 200)  # tan/yellow tile block
+    nov = table_novelty(img, _cfg())
+    assert nov[170:230, 270:330].mean() > 0.9
+    assert nov[:100].mean() < 0.05
+
+
+def _seam_profile(pitch: float, phase: float, n: int, teeth: int, road: float = 0.4) -> np.ndarray:
+    x = np.arange(n, dtype=np.float64)
+    prof = np.zeros(n)
+    for k in range(teeth + 1):
+        prof += np.exp(-0.5 * ((x - phase - k * pitch) / 1.5) ** 2)
+        if k < teeth:  # a weaker road line through every tile centre
+            prof += road * np.exp(-0.5 * ((x - phase - (k + 0.5) * pitch) / 1.5) ** 2)
+    return prof
+
+
+@pytest.mark.xfail(reason="known weakness: sqrt(teeth) weighting lets half the pitch win when roads "
+                          "run through tile centres (open, see report)", strict=False)
+def test_comb_prefers_true_pitch_over_half_and_double() -> None:
+    prof = _seam_profile(80.0, 23.0, 900, 10)
+    ps, phs, scs, _ = _comb(prof, 30.0, 400.0)
+    j = int(np.argmax(scs))
+    assert abs(ps[j] - 80.0) <= 1.0
+    assert abs((phs[j] - 23.0 + 40) % 80 - 40) <= 1.0
+
+
+@pytest.mark.xfail(reason="same half-pitch weakness as above", strict=False)
+def test_pitch_axis_refines_fractional_pitch() -> None:
+    prof = _seam_profile(76.4, 11.0, 900, 11)
+    p, ph, _ = _pitch_axis(prof, 30.0, 400.0, _cfg())
+    assert abs(p - 76.4) < 0.6
+
+
+@pytest.mark.parametrize("seed", [5004, 5009])
+def test_locate_synthetic_photo_pitch(seed: int) -> None:
+    """On a synthetic photo the found cell is about one tile (not a multiple)."""
+    synth = pytest.importorskip("vision.synth")
+    from vision.load import load_image
+
+    photo = synth.generate(seed, "default", seed=seed, tiles=20)
+    img = load_image(photo.jpeg, 80_000_000, 200, 1200, fast=True)
+    grid, tilecol = locate(img.work, _cfg())
+    sides = []
+    for t in photo.reading.state.tiles:
+        q = np.array(t.quad) * img.scale
+        sides.append(np.linalg.norm(q - np.roll(q, 1, 0), axis=1).mean())
+    assert 0.75 < grid.pitch_px / float(np.median(sides)) < 1.33
+    assert tilecol.any()
+
+
+@pytest.mark.xfail(reason="regression on topdown-full72 in the current working tree (see report)", strict=False)
+def test_real_photo_smoke() -> None:
+    photo = SHARED / "photos" / "real-dev" / "topdown-full72-brown-table.jpg"
+    if not photo.is_file():
+        pytest.skip("shared real photos not available")
+    from vision.load import load_image
+
+    img = load_image(str(photo), 80_000_000, 200, 1200, fast=True)
+    grid, _ = locate(img.work, _cfg())
+    assert 60 <= len(grid.cols) * len(grid.rows) <= 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__]))
