@@ -1,0 +1,1003 @@
+"""Following a game photo by photo: infer the turns between two states and keep a game record.
+
+A single photo cannot show points already scored: followers go home when their feature is
+completed. Live scores therefore come from *following* the game. Each new state (read from a
+photo) is compared with the game so far, the turns in between are inferred and appended to the
+``carcam/game@1`` record, and the scores are the replay of that record (:func:`scorer.replay`).
+
+How a step works (:func:`follow_step`):
+
+1. **Align.** A state from a photo has no true north (``spec/formats.md``, Geometry). The new
+   state is mapped onto the record's frame by the rotation (multiple of 90 degrees) and
+   translation under which most of its tiles coincide with the tiles already played.
+2. **Keep identities.** A cell played before keeps its tile unless the photo clearly disagrees:
+   the new reading differs with confidence ``>= trust`` and at least the confidence the cell
+   had before (``previous``). Then the record's turn for that cell is rewritten, if the
+   rewritten record still replays legally; otherwise the old tile stays, with a warning.
+3. **New tiles.** Cells the record does not hold are the tiles played since. A new tile that
+   does not fit its neighbours (a misread) or was not recognised is replaced by the tile of the
+   box that fits there and looks most like the reading (same tile turned first).
+4. **Turns.** Every order of the new tiles (one tile per turn) is tried, each played by the
+   engine with :meth:`scorer.Game.play`: who played follows ``players`` in order (a follower
+   seen on a new tile names its player; breaking the turn order is allowed only when nothing
+   else explains the photo); a follower seen on a new tile went with that tile; and a follower
+   may also have been put on a feature that was completed by the end of the gap (it scored and
+   went home, so no photo shows it: a *hidden follower*). A sequence is consistent when the
+   followers left on the board are exactly the ones the photo shows. Consistent sequences that
+   give different track scores are returned as :class:`Alternative` s so the players can be
+   asked which one happened; the first (fewest hidden followers) is the one appended.
+
+Scores always come from replaying the record, so the points of every inferred turn are
+computed by the engine with its reasons. This module is pure rules code: it imports nothing
+from the vision pipeline or the web app.
+
+**The first photo** (:func:`start_record`): its tiles become the start of the record. With one
+tile, that tile is the record's ``start``. With several, the catalogue's start tile (``D``,
+the one nearest the middle, without a follower) or else any tile without a follower is the
+``start`` and every other tile becomes a *given* turn, in an order in which each touches the
+tiles before it and every follower can legally be placed (the follower's owner plays that
+turn; the other given turns are given to players so that ``players[0]`` plays next). The
+given turns score nothing: a follower on a completed feature has gone home before any photo
+is taken, so no given turn completes a feature that holds a follower (if the photo shows one
+anyway, it is scored and a warning says so).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any
+
+from .board import Board
+from .catalog import Kind, TileType, load_catalog
+from .errors import CarcamError, IllegalMoveError
+from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
+from .game import Game
+from .geometry import EDGES, SLOTS, Cell, neighbour, rotate_cell, rotate_slot
+
+#: A new reading that disagrees with a tile seen before replaces it only at this confidence.
+DEFAULT_TRUST = 0.8
+#: Gaps of up to this many new tiles are searched exhaustively (every order, every hidden
+#: follower); larger gaps take the first consistent order found.
+MAX_GAP = 4
+#: How many trial plays one step may spend searching before it settles for what it found.
+PLAY_BUDGET = 4000
+#: Kinds a hidden follower can have stood on (they are completed during play; fields never).
+_COMPLETABLE = (Kind.ROAD, Kind.CITY, Kind.MONASTERY, Kind.PATH, Kind.TOWER, Kind.HOUSE)
+
+
+class FollowError(CarcamError):
+    """A game cannot be followed from these inputs (no players, no tiles, unsupported game)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# results
+@dataclass(frozen=True)
+class Transform:
+    """How a photo's cells map onto the record's frame: turn the whole board ``rot`` degrees
+    clockwise about the origin, then shift it by ``(dx, dy)``."""
+
+    rot: int = 0
+    dx: int = 0
+    dy: int = 0
+
+    def cell(self, c: Cell) -> Cell:
+        x, y = rotate_cell(c, self.rot)
+        return (x + self.dx, y + self.dy)
+
+    def tile_rot(self, r: int) -> int:
+        return (r + self.rot) % 360
+
+    def slot(self, s: str) -> str:
+        return rotate_slot(s, self.rot)
+
+
+IDENTITY = Transform()
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One way the turns between two photos could have gone, with the scores it leads to.
+
+    ``track`` is the score track after these turns, ``final`` the totals if the game ended
+    now, ``points`` what these turns earned, ``summary`` the turns in words (for asking the
+    players), ``record`` the game record with these turns appended."""
+
+    turns: tuple[Turn, ...]
+    record: GameRecord
+    track: Mapping[str, int]
+    final: Mapping[str, int]
+    points: Mapping[str, int]
+    summary: str
+    hidden_followers: int = 0
+
+
+@dataclass(frozen=True)
+class FollowResult:
+    """What one step of following found.
+
+    * ``turns``: the inferred turns appended to the record (the first alternative's);
+    * ``record``: the extended ``carcam/game@1`` record; scores are ``scorer.replay(record)``;
+    * ``alternatives``: when the photos allow sequences with different scores, every distinct
+      outcome (``alternatives[0]`` is the one in ``record``); empty when unambiguous;
+    * ``corrected_state``: the board after the step in the record's frame (tiles with kept
+      identities, followers as the engine has them, ``scores`` = the track); pass it as
+      ``previous`` to the next step so that low-confidence cells can be corrected later;
+    * ``transform``: how the new photo's cells map onto the record's frame;
+    * ``warnings``: everything that did not fit, in words.
+    """
+
+    record: GameRecord
+    turns: tuple[Turn, ...]
+    alternatives: tuple[Alternative, ...]
+    corrected_state: State
+    transform: Transform = IDENTITY
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.alternatives) > 1
+
+    def choose(self, index: int) -> GameRecord:
+        """The record with alternative ``index`` appended instead of the first one."""
+        if not self.alternatives:
+            if index != 0:
+                raise IndexError("this step has no alternatives")
+            return self.record
+        return self.alternatives[index].record
+
+
+# ---------------------------------------------------------------------------------------------
+# small helpers
+def _successor(players: Sequence[str], p: str) -> str:
+    return players[(players.index(p) + 1) % len(players)]
+
+
+def _expected_next(record: GameRecord) -> str:
+    """Who plays next by turn order: the player after the last turn that laid a tile (a
+    discarded tile is drawn again by the same player)."""
+    for t in reversed(record.turns):
+        if not t.discarded and t.player in record.players:
+            return _successor(record.players, t.player)
+    return record.players[0]
+
+
+@cache
+def _signature(tile: TileType, rot: int) -> tuple[Any, ...]:
+    """What a tile at a rotation looks like on the board (equal for symmetric rotations)."""
+    return (tile.id, tuple(sorted(
+        (seg.kind.value, tuple(sorted(rotate_slot(s, rot) for s in seg.slots)), seg.shield, seg.well,
+         seg.markets) for seg in tile.segments)))
+
+
+def same_tile(a: TileType, ra: int, b: TileType, rb: int) -> bool:
+    """Whether two tiles at their rotations look the same on the board (symmetry aware)."""
+    return a.known and b.known and _signature(a, ra) == _signature(b, rb)
+
+
+def _slot_kinds(tile: TileType, rot: int) -> tuple[Any, ...]:
+    """The kind at every board slot (and the monastery), for likeness between readings."""
+    return tuple(tile.kind_at(rotate_slot(s, (360 - rot) % 360)) for s in SLOTS + ("C",))
+
+
+def _conf(x: float | None) -> float:
+    return 1.0 if x is None else float(x)
+
+
+def new_game(record: GameRecord) -> Game:
+    """A game with every turn of ``record`` played (the engine's view of the game so far)."""
+    if record.game == "castle":
+        try:
+            from .castle_rules import CastleGame  # type: ignore[attr-defined]
+        except ImportError:
+            raise FollowError("following The Castle needs scorer.castle_rules.CastleGame, "
+                              "which is not available yet") from None
+        game: Any = CastleGame.from_record(record)
+    else:
+        game = Game.from_record(record)
+    for t in record.turns:
+        game.play(t)
+    return game
+
+
+def _clone_board(board: Board) -> Board:
+    """A copy of a board whose feature graph can grow on its own (placed tiles are shared)."""
+    out = copy.copy(board)
+    out.tiles = dict(board.tiles)
+    graph = copy.copy(board.graph)
+    for name, value in vars(board.graph).items():
+        if isinstance(value, list):
+            setattr(graph, name, list(value))
+        elif isinstance(value, dict):
+            setattr(graph, name, {k: set(v) if isinstance(v, set) else v for k, v in value.items()})
+    graph._board = out  # type: ignore[attr-defined]
+    out.graph = graph
+    return out
+
+
+def _clone(game: Game) -> Game:
+    """A copy of a game to try a turn on. Placed tiles, figures and past turn results are
+    immutable and shared; containers and the board's feature graph are copied (a deep copy
+    costs ten times as much, and the search makes one per trial play)."""
+    if type(game) is not Game:
+        return copy.deepcopy(game)
+    out = copy.copy(game)
+    out.board = _clone_board(game.board)
+    out.figures = list(game.figures)
+    out.supply = dict(game.supply)
+    out.track = dict(game.track)
+    out.box = Counter(game.box)
+    out.history = list(game.history)
+    return out
+
+
+#: The games behind the records this module handed out lately, so that the next step need not
+#: replay the whole record again (checked by identity; a record is immutable).
+_GAMES: dict[int, tuple[GameRecord, Game]] = {}
+
+
+def _remember(record: GameRecord, game: Game) -> None:
+    _GAMES[id(record)] = (record, game)
+    while len(_GAMES) > 32:
+        del _GAMES[next(iter(_GAMES))]
+
+
+def _game_for(record: GameRecord) -> Game:
+    """The game after every turn of ``record`` (from the cache when this module made it)."""
+    hit = _GAMES.get(id(record))
+    if hit is not None and hit[0] is record:
+        return _clone(hit[1])
+    game = new_game(record)
+    _remember(record, game)
+    return _clone(game)
+
+
+def _segment(tile: TileType, rot: int, slot: str) -> int | None:
+    return tile.segment_index_on_board(slot, rot)
+
+
+def _figure_key(board: Board, player: str, at: Cell, on: str) -> tuple[str, Cell, int] | None:
+    placed = board.tiles.get(at)
+    if placed is None or not placed.tile.segments:
+        return None
+    i = placed.segment_at(on)
+    return None if i is None else (player, at, i)
+
+
+def _engine_figures(game: Game) -> Counter[tuple[str, Cell, int]]:
+    out: Counter[tuple[str, Cell, int]] = Counter()
+    for f in game.figures:
+        k = _figure_key(game.board, f.player, f.at, f.on)
+        if k is not None:
+            out[k] += 1
+    return out
+
+
+def _as_state(new: State | Reading) -> tuple[State, list[str]]:
+    if isinstance(new, Reading):
+        return new.state, [f"reading: {w}" for w in new.warnings]
+    return new, []
+
+
+def _describe_turn(t: Turn, result_points: Mapping[str, int] | None = None) -> str:
+    if t.discarded or t.tile is None or t.at is None:
+        return f"{t.player} discarded a tile"
+    text = f"{t.player} laid {t.tile.name()} at {list(t.at)} (rot {t.rot})"
+    if t.meeple is not None:
+        placed = t.tile.kind_at(rotate_slot(t.meeple, (360 - t.rot) % 360))
+        text += f" with a follower on the {placed.value if placed else '?'} ({t.meeple})"
+    if t.take_back is not None:
+        text += f" and took back the follower at {list(t.take_back[0])}"
+    if result_points:
+        gained = ", ".join(f"{p} +{n}" for p, n in result_points.items() if n)
+        if gained:
+            text += f": {gained}"
+    return text
+
+
+# ---------------------------------------------------------------------------------------------
+# alignment
+def align(ref: Mapping[Cell, tuple[TileType, int]], state: State,
+          figures: Iterable[tuple[str, Cell]] = ()) -> tuple[Transform, int]:
+    """The transform that maps ``state`` onto the cells of ``ref`` best. Candidates come from
+    pairs of tiles that look alike; each is scored by the tiles that coincide exactly (same tile,
+    same orientation), then by those of the same type turned otherwise, then by cells covered
+    (so a misread first tile can still be aligned). Ties prefer fewer followers on old tiles that
+    ``figures`` (player, cell) does not have, then fewer edge conflicts, then no rotation.
+    Returns the transform and how many tiles coincide exactly."""
+    if not ref or not state.tiles:
+        return IDENTITY, 0
+    exact: dict[tuple[Any, ...], list[Cell]] = {}
+    by_id: dict[str | None, list[Cell]] = {}
+    for c, (tile, rot) in ref.items():
+        if tile.known:
+            exact.setdefault(_signature(tile, rot), []).append(c)
+            by_id.setdefault(tile.id, []).append(c)
+    small = len(ref) <= 3
+    candidates: set[Transform] = set()
+    for q in (0, 90, 180, 270):
+        votes: tuple[Counter[Cell], Counter[Cell], Counter[Cell]] = (Counter(), Counter(), Counter())
+        for e in state.tiles:
+            x, y = rotate_cell(e.at, q)
+            if e.tile.known:
+                for px, py in exact.get(_signature(e.tile, (e.rot + q) % 360), ()):
+                    votes[0][(px - x, py - y)] += 1
+                for px, py in by_id.get(e.tile.id, ()):
+                    votes[1][(px - x, py - y)] += 1
+            if small:
+                for px, py in ref:
+                    votes[2][(px - x, py - y)] += 1
+        for v in votes:
+            candidates.update(Transform(q, dx, dy) for (dx, dy), _ in v.most_common(3))
+
+    def score(t: Transform) -> tuple[int, int, int]:
+        same = alike = covered = 0
+        for e in state.tiles:
+            there = ref.get(t.cell(e.at))
+            if there is None:
+                continue
+            covered += 1
+            if e.tile.known and e.tile.id == there[0].id:
+                alike += 1
+                same += _signature(e.tile, t.tile_rot(e.rot)) == _signature(*there)
+        return (same, alike, covered)
+
+    scored = {t: score(t) for t in candidates}
+    best = max(scored.values())
+    top = sorted((t for t, sc in scored.items() if sc == best), key=lambda t: (t.rot, abs(t.dx) + abs(t.dy), t.dx, t.dy))
+    if len(top) > 1:
+        known = Counter(figures)
+
+        def unexplained(t: Transform) -> int:
+            seen = Counter((m.player, t.cell(m.at)) for m in state.meeples if t.cell(m.at) in ref)
+            return sum((seen - known).values())
+
+        def conflicts(t: Transform) -> tuple[int, int]:
+            tiles = dict(ref)
+            for e in state.tiles:
+                c = t.cell(e.at)
+                if c not in tiles and e.tile.known:
+                    tiles[c] = (e.tile, t.tile_rot(e.rot))
+            return (unexplained(t), len(Board.from_tiles((c, tl, r) for c, (tl, r) in tiles.items()).conflicts()))
+        top.sort(key=conflicts)
+    return top[0], best[0]
+
+
+def transform_state(state: State, t: Transform) -> State:
+    """``state`` with every cell, tile rotation and follower slot mapped by ``t``."""
+    if t == IDENTITY:
+        return state
+    tiles = tuple(replace(e, at=t.cell(e.at), rot=t.tile_rot(e.rot) if e.tile.known else e.rot)
+                  for e in state.tiles)
+    meeples = tuple(replace(m, at=t.cell(m.at), on=t.slot(m.on)) for m in state.meeples)
+    return replace(state, tiles=tiles, meeples=meeples)
+
+
+# ---------------------------------------------------------------------------------------------
+# the first photo
+def start_record(first: State | Reading) -> GameRecord:
+    """A ``carcam/game@1`` record whose replay is the board of the first photo (see the module
+    docstring for how several tiles are given). Warnings are dropped; use
+    :func:`follow_step` with ``record=None`` to get them."""
+    return _start(_as_state(first)[0])[0]
+
+
+def _start(state: State) -> tuple[GameRecord, list[str]]:
+    warnings: list[str] = []
+    if not state.players:
+        raise FollowError("the first state names no players (players in turn order are needed)")
+    if state.game == "castle":
+        raise FollowError("following The Castle from photos is not supported yet")
+    tiles = {e.at: e for e in state.tiles}
+    if not tiles:
+        raise FollowError("the first photo shows no tile")
+    meeples: dict[Cell, MeepleEntry] = {}
+    for m in state.meeples:
+        if m.player not in state.players:
+            warnings.append(f"follower at {list(m.at)}: {m.player} is not a player; ignored")
+        elif m.at in meeples:
+            warnings.append(f"two followers on the tile at {list(m.at)}; only one is kept")
+        else:
+            meeples[m.at] = m
+    catalog = load_catalog()
+    first = catalog.get(catalog.start_tile)
+    if len(tiles) == 1 and first is not None:
+        (e,) = tiles.values()
+        if e.tile.id != first.id and _conf(e.confidence) < DEFAULT_TRUST:
+            # a game starts from the start tile: a single unsure tile is taken to be it
+            warnings.append(f"the only tile, read as {e.tile.name()} (confidence {_conf(e.confidence):.2f}), is "
+                            f"taken as the start tile {first.id}")
+            tiles[e.at] = replace(e, tile=first, rot=e.rot if e.tile.known else 0)
+    known = [e for e in tiles.values() if e.tile.known]
+    free = [e for e in known if e.at not in meeples] or known
+    if not free:
+        raise FollowError("the first photo shows no recognised tile")
+    mx = sum(e.at[0] for e in tiles.values()) / len(tiles)
+    my = sum(e.at[1] for e in tiles.values()) / len(tiles)
+    start = min(free, key=lambda e: (e.tile.id != catalog.start_tile, math.hypot(e.at[0] - mx, e.at[1] - my),
+                                     e.at[1], e.at[0]))
+    if start.at in meeples:
+        warnings.append(f"follower on the start tile at {list(start.at)} ignored (every tile has one)")
+    record = GameRecord(game=state.game, expansions=state.expansions, options=dict(state.options),
+                        players=state.players, start=TileEntry(at=start.at, tile=start.tile, rot=start.rot),
+                        turns=())
+    game = new_game(record)
+    pending = {c: e for c, e in tiles.items() if c != start.at}
+    order: list[tuple[TileEntry, str | None]] = []
+
+    def meeple_ok(g: Game, e: TileEntry) -> bool:
+        m = meeples.get(e.at)
+        if m is None:
+            return True
+        seg = _segment(e.tile, e.rot, m.on)
+        if seg is None:
+            return False
+        slot = rotate_slot(e.tile.segments[seg].slots[0], e.rot)
+        return slot in g.follower_options(e.tile, e.at, e.rot) and g.supply[m.player] > 0
+
+    def try_play(g: Game, e: TileEntry, with_meeple: bool) -> Game | None:
+        m = meeples.get(e.at) if with_meeple else None
+        t = Turn(player=m.player if m else state.players[0], tile=e.tile, at=e.at, rot=e.rot,
+                 meeple=m.on if m else None)
+        g2 = _clone(g)
+        try:
+            g2.play(t)
+        except IllegalMoveError:
+            return None
+        return g2
+
+    while pending:
+        frontier = sorted((c for c in pending if any(neighbour(c, d) in game.board.tiles for d in EDGES)),
+                          key=lambda c: (c[1], c[0]))
+        if not frontier:
+            for c in sorted(pending):
+                warnings.append(f"tile at {list(c)} is not joined to the rest of the board; left out")
+            break
+        for c in frontier:
+            e = pending[c]
+            if not e.tile.known or game.board.placement_problems(c, e.tile, e.rot):
+                fixed = _substitute(game.board, e, meeples.get(c), game.box)
+                if fixed is None:
+                    continue
+                warnings.append(f"tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) does not fit; "
+                                f"taken as {fixed.tile.name()} (rot {fixed.rot})")
+                pending[c] = fixed
+        chosen: tuple[Cell, Game, bool] | None = None
+        placeable = [c for c in frontier if pending[c].tile.known
+                     and not game.board.placement_problems(c, pending[c].tile, pending[c].rot)]
+        # 1. a tile whose follower can go on now
+        for c in placeable:
+            if c in meeples and meeple_ok(game, pending[c]):
+                g2 = try_play(game, pending[c], True)
+                if g2 is not None:
+                    chosen = (c, g2, True)
+                    break
+        # 2. a tile without follower that keeps every waiting follower placeable
+        if chosen is None:
+            waiting = [e for cc, e in pending.items() if cc in meeples and e.tile.known and meeple_ok(game, e)]
+            best: tuple[int, Cell, Game] | None = None
+            for c in placeable:
+                if c in meeples:
+                    continue
+                g2 = try_play(game, pending[c], False)
+                if g2 is None:
+                    continue
+                kept = sum(1 for e in waiting if meeple_ok(g2, e))
+                if best is None or kept > best[0]:
+                    best = (kept, c, g2)
+                if kept == len(waiting):
+                    break
+            if best is not None:
+                chosen = (best[1], best[2], False)
+        # 3. a tile with a follower that cannot be placed any more: lay it without
+        if chosen is None:
+            for c in placeable:
+                g2 = try_play(game, pending[c], False)
+                if g2 is not None:
+                    if c in meeples:
+                        warnings.append(f"follower at {list(c)} cannot be placed in any order; left out")
+                    chosen = (c, g2, False)
+                    break
+        if chosen is None:
+            for c in sorted(pending):
+                warnings.append(f"tile {pending[c].tile.name()} at {list(c)} does not fit; left out")
+            break
+        c, game, with_meeple = chosen
+        order.append((pending.pop(c), meeples[c].player if with_meeple else None))
+    # players: a follower's owner laid its tile; the others so that players[0] plays next
+    n, players = len(order), state.players
+    turns = []
+    for i, (e, owner) in enumerate(order):
+        turns.append(Turn(player=owner or players[(i - n) % len(players)], tile=e.tile, at=e.at, rot=e.rot,
+                          meeple=meeples[e.at].on if owner else None))
+    record = replace(record, turns=tuple(turns))
+    if any(game.track.values()):
+        warnings.append("the first photo shows a follower on a completed feature; it is scored now")
+    return record, warnings
+
+
+# ---------------------------------------------------------------------------------------------
+# a tile that does not fit
+def _substitute(board: Board, entry: TileEntry, meeple: MeepleEntry | None,
+                box: Mapping[str, int] | None = None) -> TileEntry | None:
+    """The tile most like ``entry`` that fits at its cell on ``board`` (see :func:`_substitutes`)."""
+    found = _substitutes(board, entry, meeple, box, 1)
+    return found[0] if found else None
+
+
+def _substitutes(board: Board, entry: TileEntry, meeple: MeepleEntry | None,
+                 box: Mapping[str, int] | None = None, limit: int = 6) -> list[TileEntry]:
+    """The tiles most like ``entry`` that fit at its cell on ``board`` (against the tiles there)
+    and are still in ``box``, best first: the same tile turned, then most slots alike."""
+    catalog = load_catalog()
+    want = _slot_kinds(entry.tile, entry.rot) if entry.tile.known else None
+    found: list[tuple[tuple[int, int, str, int], TileEntry]] = []
+    ids = sorted(box) if box is not None else sorted(t.id for t in catalog.tile_set("base") if t.id)
+    for tid in ids:
+        if box is not None and box.get(tid, 0) <= 0:
+            continue
+        tile = catalog.get(tid)
+        if tile is None or tile.set == "castle":
+            continue
+        for rot in tile.rotations():
+            if board.edge_conflicts(entry.at, tile, rot):
+                continue
+            if meeple is not None and _segment(tile, rot, meeple.on) is None:
+                continue
+            alike = sum(a == b for a, b in zip(_slot_kinds(tile, rot), want)) if want else 0
+            key = (0 if tile.id == entry.tile.id else 1, -alike, tid, rot)
+            found.append((key, TileEntry(at=entry.at, tile=tile, rot=rot, confidence=0.0)))
+    found.sort(key=lambda kv: kv[0])
+    return [e for _, e in found[:limit]]
+
+
+# ---------------------------------------------------------------------------------------------
+# the search for turns
+@dataclass
+class _Candidate:
+    turns: tuple[Turn, ...]
+    game: Game
+    mismatch: int
+    violations: int
+    replaced: int
+    hidden: int
+    order: int
+
+    def key(self) -> tuple[int, int, int, int, int]:
+        return (self.mismatch, self.violations, self.replaced, self.hidden, self.order)
+
+    def rank(self) -> tuple[int, int, int]:
+        """What makes a sequence less consistent with the photo than another (not a question
+        for the players): followers not as seen, broken turn order, tiles taken as misread."""
+        return (self.mismatch, self.violations, self.replaced)
+
+
+def _mismatch(game: Game, meeples: Sequence[MeepleEntry]) -> int:
+    """How many followers differ between the game and the photo (either way)."""
+    photo: Counter[tuple[str, Cell, int]] = Counter()
+    for m in meeples:
+        k = _figure_key(game.board, m.player, m.at, m.on)
+        if k is not None:
+            photo[k] += 1
+    engine = _engine_figures(game)
+    return sum(((engine - photo) + (photo - engine)).values())
+
+
+@dataclass
+class _Search:
+    """Depth-first search over tile orders, tiles (where a misread left a choice) and follower
+    choices (see the module docstring)."""
+
+    players: tuple[str, ...]
+    choices: dict[Cell, list[tuple[TileType, int]]]
+    visible: dict[Cell, MeepleEntry]
+    hidden_slots: Callable[[Cell, TileType, int], list[str]]
+    meeples: list[MeepleEntry]
+    missing_followers: set[tuple[str, Cell, str]]
+    festival: bool
+    exhaustive: bool
+    budget: int
+    plays: int = 0
+    found: list[_Candidate] = field(default_factory=list)
+    exhausted: bool = False
+
+    def options(self, cell: Cell, tile: TileType, rot: int,
+                expected: str) -> list[tuple[str, str | None, tuple[Cell, str] | None, int]]:
+        """(player, follower slot, take-back, hidden follower?) for the turn laying ``cell``."""
+        m = self.visible.get(cell)
+        out: list[tuple[str, str | None, tuple[Cell, str] | None, int]] = []
+        if m is not None:
+            out.append((m.player, m.on, None, 0))
+        out.append((expected, None, None, 0))
+        if m is None and self.exhaustive:
+            out += [(expected, s, None, 1) for s in self.hidden_slots(cell, tile, rot)]
+            if self.festival and tile.festival:
+                out += [(expected, None, (at, on), 0) for p, at, on in sorted(self.missing_followers)
+                        if p == expected]
+        return out
+
+    def run(self, game: Game, expected: str) -> None:
+        self._step(game, frozenset(self.choices), (), 0, 0, 0, expected)
+
+    def _step(self, game: Game, remaining: frozenset[Cell], turns: tuple[Turn, ...], violations: int,
+              replaced: int, hidden: int, expected: str) -> None:
+        if not remaining:
+            self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples), violations, replaced,
+                                         hidden, len(self.found)))
+            return
+        for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
+            for alt, (tile, rot) in enumerate(self.choices[cell]):
+                if game.board.placement_problems(cell, tile, rot):
+                    continue
+                for player, meeple, take_back, is_hidden in self.options(cell, tile, rot, expected):
+                    if self.plays >= self.budget:
+                        self.exhausted = True
+                        return
+                    if not self.exhaustive and self.found:
+                        return
+                    self.plays += 1
+                    g = _clone(game)
+                    turn = Turn(player=player, tile=tile, at=cell, rot=rot, meeple=meeple, take_back=take_back)
+                    try:
+                        g.play(turn)
+                    except IllegalMoveError:
+                        continue
+                    self._step(g, remaining - {cell}, turns + (turn,), violations + (player != expected),
+                               replaced + alt, hidden + is_hidden, _successor(self.players, player))
+
+
+def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: dict[Cell, MeepleEntry],
+            expected: str, players: tuple[str, ...], warnings: list[str]) -> tuple[tuple[Turn, ...], Game]:
+    """Lay what can be laid, in any order, when no full sequence exists (a misread photo)."""
+    remaining = dict(new_tiles)
+    turns: list[Turn] = []
+    progress = True
+    while remaining and progress:
+        progress = False
+        for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
+            tile, rot = remaining[cell]
+            m = visible.get(cell)
+            tries = ([Turn(player=m.player, tile=tile, at=cell, rot=rot, meeple=m.on)] if m else [])
+            tries.append(Turn(player=expected, tile=tile, at=cell, rot=rot))
+            for t in tries:
+                g = _clone(game)
+                try:
+                    g.play(t)
+                except IllegalMoveError:
+                    continue
+                if m is not None and t.meeple is None:
+                    warnings.append(f"follower at {list(cell)} cannot have been placed; left out")
+                game, progress = g, True
+                turns.append(t)
+                expected = _successor(players, t.player)
+                del remaining[cell]
+                break
+            if progress:
+                break
+    for cell, (tile, _rot) in sorted(remaining.items()):
+        warnings.append(f"new tile {tile.name()} at {list(cell)} cannot be laid in any order; left out")
+    return tuple(turns), game
+
+
+# ---------------------------------------------------------------------------------------------
+# one step
+def follow_step(record: GameRecord | None, previous: State | None, new: State | Reading, *,
+                trust: float = DEFAULT_TRUST, next_player: str | None = None, max_gap: int = MAX_GAP,
+                budget: int = PLAY_BUDGET) -> FollowResult:
+    """Infer the turns between the game so far and a new state, and extend the record.
+
+    ``record`` is the game so far (``None`` for the first photo: the record is started from
+    ``previous`` if given, else from ``new`` with no turn). ``previous`` is the last
+    :attr:`FollowResult.corrected_state`; with a record it only supplies the confidence each
+    cell was read with (the record is the truth of what was played). ``new`` is the new
+    photo's state or reading. ``next_player`` overrides who plays next by turn order.
+    ``new.scores``, when given, is taken as the track the players see and picks the
+    alternative that gives it.
+    """
+    state, warnings = _as_state(new)
+    if record is None:
+        if previous is None:
+            record, w = _start(state)
+            game = new_game(record)
+            _remember(record, game)
+            read = {e.at: _conf(e.confidence) for e in state.tiles}
+            return FollowResult(record=record, turns=(), alternatives=(),
+                                corrected_state=_corrected(game, record, read), warnings=tuple(warnings + w))
+        record, w = _start(previous)
+        warnings += w
+    if not record.players:
+        raise FollowError("the record names no players")
+    game = _game_for(record)
+    players = record.players
+    if state.players and tuple(state.players) != players:
+        if set(state.players) - set(players):
+            warnings.append(f"the photo's players {list(state.players)} differ from the game's {list(players)}")
+    # 1. align
+    ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
+    transform, matched = align(ref, state, [(f.player, f.at) for f in game.figures])
+    if state.tiles and matched == 0:
+        warnings.append("no tile of the photo matches the game so far; the photo is taken as it is")
+    aligned = transform_state(state, transform)
+    confidence: dict[Cell, float] = {}
+    if previous is not None:
+        prev_t, _ = align(ref, previous)
+        for e in transform_state(previous, prev_t).tiles:
+            if e.confidence is not None:
+                confidence[e.at] = e.confidence
+    seen = {e.at: e for e in aligned.tiles}
+    # 2. keep identities (or correct the record where the photo clearly disagrees)
+    overrides: list[tuple[Cell, TileEntry]] = []
+    for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        e = seen.get(cell)
+        if e is None:
+            warnings.append(f"tile at {list(cell)} is not seen in this photo; kept")
+            continue
+        if not e.tile.known or same_tile(e.tile, e.rot, placed.tile, placed.rot):
+            if e.tile.known:
+                confidence[cell] = max(confidence.get(cell, 0.0), _conf(e.confidence))
+            continue
+        new_conf = _conf(e.confidence)
+        if new_conf >= trust and new_conf >= confidence.get(cell, trust):
+            overrides.append((cell, e))
+        elif new_conf >= trust:
+            warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept "
+                            f"{placed.tile.name()} (read more surely before)")
+    if overrides:
+        fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
+        groups = [overrides] if fixed is not None else [[o] for o in overrides]
+        for group in groups:
+            fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in group])
+            for cell, e in group:
+                placed = game.board.tiles[cell]
+                if fixed is None:
+                    warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}) but that does not "
+                                    f"fit the game; kept {placed.tile.name()}")
+                    continue
+                warnings.append(f"tile at {list(cell)} corrected from {placed.tile.name()} (rot {placed.rot}) to "
+                                f"{e.tile.name()} (rot {e.rot}) (confidence {_conf(e.confidence):.2f})")
+                confidence[cell] = _conf(e.confidence)
+            if fixed is not None:
+                record, game = fixed
+    # followers of the photo, by colour
+    meeples = []
+    for m in aligned.meeples:
+        if m.player not in players:
+            warnings.append(f"follower at {list(m.at)}: {m.player} is not a player of this game; ignored")
+        else:
+            meeples.append(m)
+    # 3. new tiles
+    new_entries = {c: e for c, e in seen.items() if c not in game.board.tiles}
+    visible: dict[Cell, MeepleEntry] = {}
+    for m in sorted(meeples, key=lambda m: -_conf(m.confidence)):
+        if m.at in new_entries:
+            if m.at in visible:
+                warnings.append(f"two followers on the new tile at {list(m.at)}; kept the surer one")
+            else:
+                visible[m.at] = m
+    choices = _fix_new_tiles(game, new_entries, visible, warnings, trust)
+    new_entries = {c: opts[0] for c, opts in choices.items()}
+    new_tiles = {c: (e.tile, e.rot) for c, e in new_entries.items()}
+    final_board = _clone_board(game.board)
+    for c, (t, r) in new_tiles.items():
+        final_board.place(c, t, r, check=False)
+    photo: Counter[tuple[str, Cell, int]] = Counter()
+    for m in meeples:
+        k = _figure_key(final_board, m.player, m.at, m.on)
+        if k is None:
+            warnings.append(f"{m.player}'s follower at {list(m.at)} on {m.on}: no such segment; ignored")
+            visible.pop(m.at, None)
+        else:
+            photo[k] += 1
+    for m in meeples:
+        if m.at in game.board.tiles and _figure_key(game.board, m.player, m.at, m.on) not in _engine_figures(game):
+            warnings.append(f"{m.player}'s follower at {list(m.at)} was not there before and no new tile "
+                            "brought it; ignored")
+    hidden_cache: dict[tuple[Cell, TileType, int], list[str]] = {}
+
+    def hidden_slots(cell: Cell, tile: TileType, rot: int) -> list[str]:
+        """Slots of ``tile`` whose feature is complete once every new tile lies: a follower
+        put there scored during the gap and went home unseen."""
+        key = (cell, tile, rot)
+        if key not in hidden_cache:
+            board = final_board
+            if new_tiles[cell] != (tile, rot):
+                board = _clone_board(game.board)
+                for c, (t, r) in new_tiles.items():
+                    board.place(c, *((tile, rot) if c == cell else (t, r)), check=False)
+            hidden_cache[key] = [rotate_slot(seg.slots[0], rot) for i, seg in enumerate(tile.segments)
+                                 if seg.kind in _COMPLETABLE and board.graph.is_complete(board.graph.node(cell, i))]
+        return hidden_cache[key]
+
+    missing = {(f.player, f.at, f.on) for f in game.figures
+               if _figure_key(game.board, f.player, f.at, f.on) not in photo}
+    expected = next_player if next_player in players else _expected_next(record)
+    # 4. turns
+    alternatives: list[Alternative] = []
+    alt_games: dict[int, Game] = {}
+    chosen_turns: tuple[Turn, ...] = ()
+    end_game = game
+    if new_tiles:
+        search = _Search(players=players, choices={c: [(e.tile, e.rot) for e in opts] for c, opts in choices.items()},
+                         visible=visible, hidden_slots=hidden_slots, meeples=meeples, missing_followers=missing, festival="festival" in record.expansions,
+                         exhaustive=len(new_tiles) <= max_gap, budget=budget)
+        search.run(game, expected)
+        if len(new_tiles) > max_gap:
+            warnings.append(f"{len(new_tiles)} new tiles since the last photo: one consistent order was taken "
+                            "without looking for hidden followers")
+        if search.exhausted:
+            warnings.append("the search for turns was cut short; other sequences may exist")
+        if search.found:
+            alternatives, games = _alternatives(record, game, search.found, state.scores, warnings)
+            alt_games = {id(a): g for a, g in zip(alternatives, games)}
+            chosen_turns, end_game = alternatives[0].turns, games[0]
+            for t in chosen_turns:
+                if t.at is not None and t.tile is not None and new_tiles.get(t.at) != (t.tile, t.rot):
+                    warnings.append(f"new tile at {list(t.at)} taken as {t.tile.name()} (rot {t.rot}): it explains "
+                                    "the followers seen best")
+                    new_entries[t.at] = TileEntry(at=t.at, tile=t.tile, rot=t.rot, confidence=0.0)
+            best = min(search.found, key=_Candidate.key)
+            if best.violations:
+                warnings.append("the followers seen break the turn order of players; taken as they are")
+            if best.mismatch:
+                _explain_mismatch(end_game, photo, warnings)
+        else:
+            chosen_turns, end_game = _greedy(game, new_tiles, visible, expected, players, warnings)
+            _explain_mismatch(end_game, photo, warnings)
+    else:
+        if photo != _engine_figures(game):
+            _explain_mismatch(game, photo, warnings)
+    if len(alternatives) <= 1:
+        alternatives = []
+    out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
+    _remember(out_record, end_game)
+    for alt in alternatives[1:]:
+        _remember(alt.record, alt_games[id(alt)])
+    for c, e in new_entries.items():
+        confidence[c] = _conf(e.confidence)
+    return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
+                        corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
+                        warnings=tuple(warnings))
+
+
+def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cell, MeepleEntry],
+                   warnings: list[str], trust: float = DEFAULT_TRUST) -> dict[Cell, list[TileEntry]]:
+    """Replace new tiles that do not fit (misread or unrecognised) and drop ones not joined to
+    the board. First each new tile is checked against the old board and the box (the least sure
+    first), then against the other new tiles (the less sure of a clashing pair is replaced).
+    Returns, per cell, the tiles it may hold, best first (one unless it was replaced or read
+    with confidence below ``trust``: then the search lets the followers seen pick among the
+    likeliest replacements)."""
+    out: dict[Cell, TileEntry] = {}
+    more: dict[Cell, list[TileEntry]] = {}
+    box = Counter(game.box)
+    claimed = Counter(e.tile.id for e in entries.values() if e.tile.known and e.tile.id)
+    for c, e in sorted(entries.items(), key=lambda kv: (_conf(kv[1].confidence), kv[0])):
+        over = bool(e.tile.known and e.tile.id and claimed[e.tile.id] > box[e.tile.id])
+        m = visible.get(c)
+        no_slot = m is not None and e.tile.known and _segment(e.tile, e.rot, m.on) is None
+        if not e.tile.known or over or no_slot or game.board.edge_conflicts(c, e.tile, e.rot):
+            if e.tile.known and e.tile.id:
+                claimed[e.tile.id] -= 1
+            options = _substitutes(game.board, e, visible.get(c), box - claimed)
+            if not options:
+                warnings.append(f"new tile at {list(c)} read as {e.tile.name()} fits no tile of the box; left out")
+                continue
+            fixed, more[c] = options[0], options[1:]
+            warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) does not fit; taken as "
+                            f"{fixed.tile.name()} (rot {fixed.rot})")
+            claimed[fixed.tile.id or ""] += 1
+            e = fixed
+        elif _conf(e.confidence) < trust:
+            more[c] = [x for x in _substitutes(game.board, e, visible.get(c), box - claimed + Counter([e.tile.id]))
+                       if not same_tile(x.tile, x.rot, e.tile, e.rot)][:5]
+        out[c] = e
+    for c in sorted(out, key=lambda c: (_conf(out[c].confidence), c)):
+        e = out[c]
+        if not any(neighbour(c, d) in out for d in EDGES):
+            continue
+        board = Board.from_tiles([(cc, p.tile, p.rot) for cc, p in game.board.tiles.items()]
+                                 + [(cc, x.tile, x.rot) for cc, x in out.items() if cc != c])
+        if board.edge_conflicts(c, e.tile, e.rot):
+            claimed[e.tile.id or ""] -= 1
+            options = _substitutes(board, e, visible.get(c), box - claimed)
+            if options:
+                fixed, more[c] = options[0], options[1:]
+                warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) does not fit its new "
+                                f"neighbours; taken as {fixed.tile.name()} (rot {fixed.rot})")
+                out[c] = e = fixed
+            claimed[e.tile.id or ""] += 1
+    reach = set(game.board.tiles)
+    grew = True
+    while grew:
+        grew = False
+        for c in out:
+            if c not in reach and any(neighbour(c, d) in reach for d in EDGES):
+                reach.add(c)
+                grew = True
+    for c in sorted(set(out) - reach):
+        warnings.append(f"new tile at {list(c)} is not joined to the board; left out")
+        del out[c]
+    return {c: [e] + more.get(c, []) for c, e in out.items()}
+
+
+def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> tuple[GameRecord, Game] | None:
+    """The record with the tiles laid on some cells replaced, if it still replays legally."""
+    start, turns = record.start, list(record.turns)
+    for cell, tile, rot in changes:
+        if start is not None and start.at == cell:
+            start = replace(start, tile=tile, rot=rot)
+            continue
+        i = next((i for i, t in enumerate(turns) if t.at == cell and not t.discarded), None)
+        if i is None:
+            return None
+        turns[i] = replace(turns[i], tile=tile, rot=rot)
+    fixed = replace(record, start=start, turns=tuple(turns))
+    try:
+        game = new_game(fixed)
+    except CarcamError:
+        return None
+    _remember(fixed, game)
+    return fixed, _clone(game)
+
+
+def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], scores: Mapping[str, int],
+                  warnings: list[str]) -> tuple[list[Alternative], list[Game]]:
+    """The consistent sequences grouped by the track they lead to, most likely first."""
+    best = min(found, key=_Candidate.key)
+    consistent = [c for c in found if c.rank() == best.rank()]
+    groups: dict[tuple[int, ...], _Candidate] = {}
+    for c in sorted(consistent, key=_Candidate.key):
+        groups.setdefault(tuple(c.game.track[p] for p in record.players), c)
+    ordered = list(groups.values())
+    if scores:
+        match = [c for c in ordered if all(c.game.track.get(p) == v for p, v in scores.items())]
+        if match:
+            ordered = match + [c for c in ordered if c not in match]
+        elif len(ordered) > 0:
+            warnings.append("the photo's scores match none of the sequences of turns found")
+    out = []
+    for c in ordered:
+        points = {p: c.game.track[p] - game.track[p] for p in record.players}
+        results = c.game.history[len(game.history):]
+        summary = "; ".join(_describe_turn(t, r.points) for t, r in zip(c.turns, results))
+        out.append(Alternative(turns=c.turns, record=replace(record, turns=record.turns + c.turns),
+                               track=dict(c.game.track), final=c.game.final_report().final, points=points,
+                               summary=summary, hidden_followers=c.hidden))
+    return out, [c.game for c in ordered]
+
+
+def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:
+    engine = _engine_figures(game)
+    for p, at, _ in sorted(engine - photo):
+        warnings.append(f"{p}'s follower at {list(at)} is not seen in the photo; the game keeps it")
+    for p, at, _ in sorted(photo - engine):
+        warnings.append(f"{p}'s follower at {list(at)} in the photo is not explained by any turn; ignored")
+
+
+def _corrected(game: Game, record: GameRecord, confidence: Mapping[Cell, float]) -> State:
+    state = game.state()
+    tiles = tuple(replace(e, confidence=confidence.get(e.at)) for e in state.tiles)
+    return replace(state, tiles=tiles, options=dict(record.options))
+
+
+def follow_states(states: Iterable[State | Reading], *, record: GameRecord | None = None,
+                  **kw: Any) -> tuple[GameRecord, list[FollowResult]]:
+    """Follow a whole series of states (first photo to last), taking the first alternative
+    at every step. Returns the final record and every step's result."""
+    results: list[FollowResult] = []
+    previous: State | None = None
+    for s in states:
+        res = follow_step(record, previous, s, **kw)
+        results.append(res)
+        record, previous = res.record, res.corrected_state
+    if record is None:
+        raise FollowError("no state to follow")
+    return record, results
+
+
+__all__ = ["Alternative", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
+           "new_game", "same_tile", "start_record", "transform_state", "DEFAULT_TRUST", "MAX_GAP"]

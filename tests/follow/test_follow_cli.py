@@ -1,0 +1,70 @@
+"""``carcam follow``: state and reading files in place of photos."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cli.main import main
+from scorer import Game, parse_game, random_game, replay, state_to_json
+from scorer.formats import Reading, reading_to_json
+
+
+def _write_states(tmp_path: Path, seed: int = 7, turns: int = 8) -> tuple[list[str], dict[str, int]]:
+    rec = random_game(seed, ("red", "blue"), turns=turns)
+    game = Game.from_record(rec)
+    paths = []
+
+    def save(i: int) -> None:
+        state = replace(game.state(), scores={})
+        path = tmp_path / f"s{i}.json"
+        if i % 2:  # every other one as a reading, as the photo reader writes it
+            doc = reading_to_json(Reading(state=state, image=(4000, 3000), warnings=("synthetic",)))
+        else:
+            doc = state_to_json(state)
+        path.write_text(json.dumps(doc))
+        paths.append(str(path))
+
+    save(0)
+    for i, t in enumerate(rec.turns, 1):
+        game.play(t)
+        save(i)
+    return paths, game.final_report().final
+
+
+def test_follow_writes_a_game_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths, final = _write_states(tmp_path)
+    out = tmp_path / "game.json"
+    # skip one photo: the gap of two turns must be inferred too
+    rc = main(["follow", *paths[:3], *paths[4:], "-o", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0
+    assert "Scores (if the game ended now)" in text
+    record = parse_game(json.loads(out.read_text()))
+    assert len(record.turns) == len(paths) - 1
+    assert "AMBIGUOUS" not in text  # seed 7: no hidden follower in these turns
+    assert replay(record)[1].final == final
+
+
+def test_follow_json_and_continue_a_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paths, _ = _write_states(tmp_path, seed=9, turns=5)
+    out = tmp_path / "game.json"
+    assert main(["follow", *paths[:3], "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["follow", "--record", str(out), "--json", *paths[2:]]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert len(doc["record"]["turns"]) == len(paths) - 1
+    assert doc["score"]["format"] == "carcam/score@1"
+    assert doc["steps"][0]["turns"] == 0  # the same photo again adds nothing
+
+
+def test_follow_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "carcam/score@1"}')
+    assert main(["follow", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("carcam follow:") and len(err.strip().splitlines()) == 1
+    assert main(["follow", str(tmp_path / "missing.jpg")]) == 2
