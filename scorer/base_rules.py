@@ -96,6 +96,20 @@ def feature_root(board: Any, fig: Figure) -> int | None:
     return None if node is None else board.graph.find(node)
 
 
+def free_follower_slots(board: Any, figures: list[Figure], tile: Any, at: tuple[int, int], rot: int) -> list[str]:
+    """Board slots (one per segment) where a follower could stand if ``tile`` were laid on ``at``
+    at ``rot`` now: segments that would join no occupied feature (any game). Changes nothing."""
+    from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
+    occupied = {feature_root(board, f) for f in figures}
+    out: list[str] = []
+    for seg in tile.segments:
+        slots = [rotate_slot(s, rot) for s in seg.slots]
+        joined = (board.node_at(neighbour(at, SLOT_EDGE[s]), FACING_SLOT[s]) for s in slots if s in SLOT_EDGE)
+        if not any(n is not None and board.graph.find(n) in occupied for n in joined):
+            out.append(slots[0])
+    return out
+
+
 def group_figures(board: Any, figures: list[Figure]) -> dict[int, list[Figure]]:
     """Figures by the feature they stand on."""
     out: dict[int, list[Figure]] = {}

@@ -61,7 +61,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .base_rules import feature_root, group_figures
+from .base_rules import feature_root, free_follower_slots, group_figures
 from .board import Board, Layout, StartField
 from .board import PlacedTile as PlacedTileView
 from .catalog import Kind, TileType, load_catalog
@@ -69,7 +69,7 @@ from .errors import Conflict, FormatError, IllegalMoveError
 from .features import Feature
 from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
 from .game import TurnResult
-from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, SLOT_EDGE, Cell, neighbour, rotate_slot
+from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, SLOT_EDGE, Cell, neighbour
 from .scoring import Figure, OpenFeature, ScoreEvent, ScoreReport, majority, plural
 
 # ---------------------------------------------------------------------------------------------
@@ -609,23 +609,9 @@ class CastleGame:
         return None
 
     def follower_options(self, tile: TileType, at: Cell, rot: int) -> list[str]:
-        """Board slots (one per segment) where a follower could stand if ``tile`` were laid at
-        ``at``/``rot`` now: segments that join no occupied feature. Changes nothing."""
-        occupied = {feature_root(self.board, f) for f in self.figures}
-        out: list[str] = []
-        for seg in tile.segments:
-            slots = [rotate_slot(s, rot) for s in seg.slots]
-            free = True
-            for slot in slots:
-                node = self.board.node_at(neighbour(at, SLOT_EDGE[slot]), FACING_SLOT[slot])
-                if node is not None and self.board.graph.find(node) in occupied:
-                    free = False
-                    break
-            # two slots of one segment may reach the same occupied feature through a start field:
-            # start fields carry no follower, so only tiles matter here
-            if free:
-                out.append(slots[0])
-        return out
+        """Board slots where a follower could stand if ``tile`` were laid at ``at``/``rot`` now
+        (start fields carry no follower, so only tiles can make a segment occupied)."""
+        return free_follower_slots(self.board, self.figures, tile, at, rot)
 
     # -- a turn ---------------------------------------------------------------------------------
     def play(self, turn: Turn) -> TurnResult:

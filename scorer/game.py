@@ -16,7 +16,6 @@ from . import base_rules
 from .catalog import TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
-from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
 from .position import Position, board_for
 from .scoring import Figure, ScoreEvent, ScoreReport
 
@@ -102,24 +101,8 @@ class Game:
         return None
 
     def follower_options(self, tile: TileType, at: tuple[int, int], rot: int) -> list[str]:
-        """Board slots (one per segment) where a follower could go if ``tile`` were laid at
-        ``at``/``rot`` now: segments that would join no occupied feature. Does not change the game."""
-        occupied = {base_rules.feature_root(self.board, f) for f in self.figures}
-        out: list[str] = []
-        for seg in tile.segments:
-            slots = [rotate_slot(s, rot) for s in seg.slots]
-            free = True
-            for slot in slots:
-                if slot in ("C", "I"):
-                    continue
-                other = neighbour(at, SLOT_EDGE[slot])
-                node = self.board.node_at(other, FACING_SLOT[slot])
-                if node is not None and self.board.graph.find(node) in occupied:
-                    free = False
-                    break
-            if free:
-                out.append(slots[0])
-        return out
+        """Board slots where a follower could go if ``tile`` were laid at ``at``/``rot`` now."""
+        return base_rules.free_follower_slots(self.board, self.figures, tile, at, rot)
 
     def play(self, turn: Turn) -> TurnResult:
         """Apply one turn; raise :class:`IllegalMoveError` (board unchanged) if it is illegal."""
