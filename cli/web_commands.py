@@ -5,7 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Any
+
+#: the repository's bundled samples, used when the current folder has none
+BUNDLED_SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
 
 
 def register(subparsers: Any) -> None:
@@ -16,7 +20,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--port", type=int, default=5000)
     p.add_argument("--data", default="carcam-data", help="folder of the SQLite database (default carcam-data/)")
     p.add_argument("--demo", action="store_true", help="open a game already loaded from sample_images/")
-    p.add_argument("--samples", default="sample_images", help=argparse.SUPPRESS)
+    p.add_argument("--samples", default=None, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_serve)
 
 
@@ -30,7 +34,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.demo:
         db = connect(app.config["DATABASE"])
         try:
-            gid = service.load_demo(db, args.samples, app.config["READER"], app.config["FOLLOW"])
+            samples = args.samples or ("sample_images" if os.path.isdir("sample_images") else str(BUNDLED_SAMPLES))
+            gid = service.load_demo(db, samples, app.config["READER"], app.config["FOLLOW"])
         except service.ServiceError as exc:
             print(f"carcam serve: {exc.message}", file=sys.stderr)
             return 2
