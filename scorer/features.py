@@ -150,6 +150,8 @@ class FeatureGraph:
                 continue  # faces an unknown tile: stays open
             theirs_at = placed.tile.board_slots(placed.rot) if placed is not None else None
             holdable = placed is not None or board.can_hold(other)
+            if theirs_at is None and holdable and not starts:
+                continue  # an open edge of an unbounded board: its slots simply stay open
             for slot in EDGE_SLOTS[edge]:
                 mine = nodes[mine_at[slot]]
                 if theirs_at is not None:
