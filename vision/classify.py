@@ -158,18 +158,114 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     protos = adapt_prototypes(board_px[keep].reshape(-1, 3), protos, ccfg)
     post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
     post[ignore_top] = 0.25
-    b = patch // n
-    pooled = post[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 4).mean((2, 5))
     M = confusion(cfg)
     ME = np.stack([(t.soft.reshape(-1, 4) @ M) if t.soft is not None else M[t.classes.ravel()]
                    for t in templates])  # (T, P, 4)
+    w_pts = point_weights(n, cfg)
+    ll = cell_logliks(post, occupied, n, ME, w_pts)
+    if int(cfg.get("em_iterations", 0)) > 0 and occupied.any():
+        maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
+        for _ in range(int(cfg["em_iterations"])):
+            post_em = refine_posteriors(lab, post, ignore_top, occupied, ll, maps, cfg, protos, ccfg)
+            if post_em is None:
+                break
+            mix = float(cfg["em_prototype_mix"])
+            post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
+                                                          tuple(ccfg["lab_weights"]))
+            post[ignore_top] = 0.25
+            ll = cell_logliks(post, occupied, n, ME, w_pts)
     blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
     out = []
-    for j in range(rows):
-        for i in range(cols):
-            if not occupied[j, i]:
-                continue
-            obs = pooled[j, :, i, :, :].reshape(-1, 4)  # (P, 4)
-            ll = np.log(np.einsum("tpc,pc->tp", ME, obs) + 1e-6).mean(1)
-            out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll, float(blue_share[j, i]), float(occ[j, i])))
+    for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
+        out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))
     return out, protos
+
+
+def point_weights(n: int, cfg: dict[str, Any]) -> np.ndarray:
+    """(n*n,) weight of each sample point in a cell's log-likelihood, normalised to mean 1.
+
+    Points within ``edge_band`` (tile sides) of the border weigh ``1 + edge_weight``: the edges
+    are what neighbouring tiles and the rules check, and every edition draws them alike (field,
+    city or road meeting the border), while the interior carries edition-specific decoration."""
+    c = (np.arange(n) + 0.5) / n
+    u, v = np.meshgrid(c, c)
+    d = np.minimum(np.minimum(u, 1 - u), np.minimum(v, 1 - v))
+    w = 1.0 + float(cfg.get("edge_weight", 0.0)) * (d < float(cfg.get("edge_band", 0.0)))
+    return (w / w.mean()).ravel()
+
+
+def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray, w_pts: np.ndarray) -> np.ndarray:
+    """(cells, T) mean log-likelihood of every template for every occupied cell (row-major order).
+
+    Pixel posteriors are pooled on an n x n grid per cell; each point's observation is compared
+    with each template's expected observation (its class map through the confusion matrix)."""
+    rows, cols = occupied.shape
+    patch = post.shape[0] // rows
+    b = patch // n
+    pooled = post[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 4).mean((2, 5))
+    obs = pooled.transpose(0, 2, 1, 3, 4)[occupied].reshape(-1, n * n, 4)  # (C, P, 4)
+    lik = np.einsum("tpc,kpc->ktp", ME, obs)
+    return (np.log(lik + 1e-6) * w_pts).mean(-1)  # type: ignore[no-any-return]
+
+
+def _prototype_posteriors(lab: np.ndarray, px: np.ndarray, w: np.ndarray, protos: np.ndarray,
+                          cfg: dict[str, Any], colour_cfg: dict[str, Any]) -> np.ndarray:
+    """Posteriors from class prototypes re-estimated as weighted means of this photo's pixels
+    (classes with too little weight keep their prototype)."""
+    new = protos.copy()
+    for k in range(w.shape[1]):
+        if w[:, k].sum() >= float(cfg["em_min_weight"]):
+            new[k] = (px * w[:, k:k + 1]).sum(0) / w[:, k].sum()
+    return posteriors(lab, new, float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
+
+
+def refine_posteriors(lab: np.ndarray, post: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarray,
+                      ll: np.ndarray, maps: np.ndarray, cfg: dict[str, Any], protos: np.ndarray,
+                      colour_cfg: dict[str, Any]) -> np.ndarray | None:
+    """One EM step of the per-photo colour model: pixel class posteriors re-learnt from the board.
+
+    E-step: each cell's posterior over templates (softmax of its log-likelihoods) gives every
+    sample point an expected class; M-step: per-class Lab histograms of the pixels whose expected
+    class is clear (not under a figure, not in the gap along the cell border), each weighted by
+    the template's class times the pixel's current posterior raised to ``em_agreement`` (so the
+    field green inside a template's road band, drawn wider than the art, does not teach the
+    road class green). The new posteriors
+    follow this photo's own field, city and road colours whatever the edition or light."""
+    from .colours import fit_class_histograms, histogram_posteriors
+    rows, cols = occupied.shape
+    patch = lab.shape[0] // rows
+    n = maps.shape[1]
+    b = patch // n
+    z = ll * float(cfg["scale"]) / float(cfg["em_temperature"])
+    pt = np.exp(z - z.max(1, keepdims=True))
+    pt /= pt.sum(1, keepdims=True)
+    expected = np.einsum("ct,tijk->cijk", pt, maps)  # (C, n, n, 4)
+    # pixels of each occupied cell, cut into n x n blocks of b x b
+    cells_lab = lab[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 3).transpose(
+        0, 3, 1, 4, 2, 5, 6)[occupied]  # (C, n, n, b, b, 3)
+    ign = ignore_top[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b).transpose(
+        0, 3, 1, 4, 2, 5)[occupied]  # (C, n, n, b, b)
+    m = int(round(patch * float(cfg["shield_margin"])))
+    border = np.ones((n * b, n * b), dtype=bool)
+    border[m: n * b - m, m: n * b - m] = False
+    border_blocks = border.reshape(n, b, n, b).transpose(0, 2, 1, 3)  # (n, n, b, b)
+    sure = expected.max(-1) >= float(cfg["em_min_point_prob"])  # (C, n, n)
+    use = sure[..., None, None] & ~ign & ~border_blocks[None]
+    if use.sum() < float(cfg["em_min_weight"]):
+        return None
+    w = np.broadcast_to(expected[:, :, :, None, None, :], use.shape + (expected.shape[-1],))[use]
+    cur = post[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 4).transpose(
+        0, 3, 1, 4, 2, 5, 6)[occupied][use]
+    w = w * cur ** float(cfg["em_agreement"])
+    px = cells_lab[use]
+    if len(px) > int(cfg["em_max_pixels"]):
+        sel = np.random.default_rng(0).choice(len(px), int(cfg["em_max_pixels"]), replace=False)
+        px, w = px[sel], w[sel]
+    if cfg["em_model"] == "prototypes":
+        return _prototype_posteriors(lab, px, w, protos, cfg, colour_cfg)
+    model = fit_class_histograms(px, w, cfg)
+    if model is None:
+        return None
+    prior = np.log(np.maximum(w.sum(0) / w.sum(), float(cfg["em_min_prior"])))
+    bins = tuple(int(x) for x in cfg["em_bins"])
+    return histogram_posteriors(lab, model, prior, bins)  # type: ignore[arg-type]

@@ -57,3 +57,50 @@ def posteriors(lab: np.ndarray, protos: np.ndarray, softness: float,
     d = d - d.min(-1, keepdims=True)
     p = np.exp(-d / (2 * softness ** 2))
     return p / p.sum(-1, keepdims=True)
+
+
+def _bin_index(lab: np.ndarray, bins: tuple[int, int, int]) -> np.ndarray:
+    """Flat index of each Lab pixel's cell on a coarse (L, a, b) histogram."""
+    idx = [np.clip((lab[..., k] * bins[k] / 256.0).astype(np.int32), 0, bins[k] - 1) for k in range(3)]
+    return (idx[0] * bins[1] + idx[1]) * bins[2] + idx[2]
+
+
+def fit_class_histograms(lab_pixels: np.ndarray, weights: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+    """Per-class colour densities of this photo (the M-step of the per-photo colour model).
+
+    ``weights`` (N, 4) says how much each pixel belongs to each class (from the templates the
+    cells were read as). Each class gets a smoothed Lab histogram, so a class may have several
+    colours (an edition's city: tan ground, brown walls, red roofs) and any edition, lamp or
+    colour cast is learnt from the board itself. Returns (4, bins) log-densities, or None when
+    a class the model needs (field, city) has too little weight to be learnt."""
+    from scipy.ndimage import gaussian_filter
+    bins = tuple(int(b) for b in cfg["em_bins"])
+    flat = _bin_index(lab_pixels, bins)  # type: ignore[arg-type]
+    size = bins[0] * bins[1] * bins[2]
+    floor = float(cfg["em_density_floor"])
+    out = np.zeros((weights.shape[1], size), dtype=np.float64)
+    mass = weights.sum(0)
+    if mass[0] < float(cfg["em_min_weight"]) or mass[1] < float(cfg["em_min_weight"]):
+        return None
+    overall = np.bincount(flat, minlength=size).astype(np.float64)
+    overall = gaussian_filter(overall.reshape(bins), float(cfg["em_smooth"])).ravel()
+    overall /= max(overall.sum(), 1e-9)
+    for k in range(weights.shape[1]):
+        h = np.bincount(flat, weights=weights[:, k], minlength=size)
+        h = gaussian_filter(h.reshape(bins), float(cfg["em_smooth"])).ravel()
+        h = h / max(h.sum(), 1e-9)
+        # a class with little weight borrows shape from the board's overall colours
+        share = min(1.0, mass[k] / float(cfg["em_full_weight"]))
+        out[k] = np.log(share * h + (1 - share) * overall + floor)
+    return out
+
+
+def histogram_posteriors(lab: np.ndarray, model: np.ndarray, log_priors: np.ndarray,
+                         bins: tuple[int, int, int]) -> np.ndarray:
+    """Soft class posteriors (..., 4) of Lab pixels under per-class log-densities ``model``
+    (from :func:`fit_class_histograms`) and class log-priors."""
+    ll = model[:, _bin_index(lab, bins)]  # (4, ...)
+    ll = np.moveaxis(ll, 0, -1) + log_priors
+    ll -= ll.max(-1, keepdims=True)
+    p = np.exp(ll)
+    return (p / p.sum(-1, keepdims=True)).astype(np.float32)

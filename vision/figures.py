@@ -1,15 +1,27 @@
 """Stage 5: figures (meeples): colour, position, standing or lying, and the segment under them.
 
-Meeples are strongly saturated (or black / grey) blobs of a size set by the tile pitch. Each blob
-of a player colour becomes a figure; its foot is the bottom of the blob in the image (the camera
-looks from the south, so the base is the lowest part), moved up a little to the base's centre,
-which corrects for the figure's height under perspective. The foot is mapped to the board and
-the segment of the decoded tile under it gives the slot.
+A figure is a compact blob of one player colour whose size matches a wooden meeple at that place
+in the image. Three cues keep printed tile art out:
+
+* colour: each player colour is an HSV rule; green is also kept away from this photo's own field
+  green (its Lab mode over the tile pixels), which on some editions is nearly as saturated;
+* size in board units: blob pixels are mapped to the table plane by the grid's homography, so a
+  figure far from the camera and one near it have the same expected area (a fraction of a tile),
+  while shields, roofs and other printed details are much smaller;
+* fill: a figure's blob is solid, not a scatter of specks.
+
+Standing or lying: the grid homography gives the camera (focal length from the orthogonality of
+the table axes, principal point at the image centre), hence the image direction of the world
+vertical at every point and how many pixels a figure's height spans there. A standing figure
+extends along that "projected vertical" about its height; a lying one only about its thickness,
+and spreads flat on the table instead. The foot of a standing figure is its lowest point along
+the projected vertical (corrected for the base's half depth); the foot of a lying one is the
+centre of its footprint, i.e. of its blob mapped onto the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -28,6 +40,72 @@ class Blob:
     area: float
     lying: bool
     confidence: float
+    features: dict[str, float] = field(default_factory=dict)  # measurements, for overlays and tuning
+
+
+@dataclass(frozen=True)
+class Camera:
+    """Pinhole camera of the table plane, recovered from the grid homography.
+
+    ``P`` maps homogeneous world points (board units, z up towards the camera) to work pixels.
+    """
+
+    P: np.ndarray  # 3x4
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Work pixels of world points (N, 3)."""
+        q = np.c_[pts, np.ones(len(pts))] @ self.P.T
+        return q[:, :2] / q[:, 2:3]
+
+    def vertical(self, board_pt: tuple[float, float], height: float) -> tuple[np.ndarray, float]:
+        """Unit image direction of the world vertical at a table point, and the pixel length of
+        ``height`` (board units) standing there."""
+        a, b = self.project(np.array([[board_pt[0], board_pt[1], 0.0], [board_pt[0], board_pt[1], height]]))
+        d = b - a
+        n = float(np.hypot(*d))
+        if n < 1e-6:
+            return np.array([0.0, -1.0]), 0.0
+        return d / n, n
+
+
+def camera_from_grid(grid: Grid, shape: tuple[int, int], cfg: dict[str, Any]) -> Camera:
+    """The camera of a table-plane homography (work px -> board units).
+
+    The focal length follows from the two rotation columns being orthogonal and of equal norm;
+    where the view is too frontal for that to be determined, a typical phone focal length (in
+    image widths) is used. A wrong focal length only matters for steep views, where it is
+    determined well.
+    """
+    h, w = shape
+    G = np.linalg.inv(grid.H)  # board -> px
+    c = np.array([[1.0, 0.0, -w / 2], [0.0, 1.0, -h / 2], [0.0, 0.0, 1.0]])
+    M = c @ G
+    m1, m2 = M[:, 0], M[:, 1]
+    side = float(max(w, h))
+    cands = []
+    den = m1[2] * m2[2]
+    if abs(den) > 1e-12:
+        cands.append(-(m1[0] * m2[0] + m1[1] * m2[1]) / den)
+    den = m1[2] ** 2 - m2[2] ** 2
+    if abs(den) > 1e-12:
+        cands.append(-(m1[0] ** 2 + m1[1] ** 2 - m2[0] ** 2 - m2[1] ** 2) / den)
+    lo, hi = cfg["focal_range"]
+    f = float(cfg["focal_default"]) * side
+    good = [np.sqrt(x) for x in cands if x > 0 and lo * side <= np.sqrt(x) <= hi * side]
+    if good:
+        f = float(good[0])
+    K = np.array([[f, 0.0, w / 2], [0.0, f, h / 2], [0.0, 0.0, 1.0]])
+    R = np.linalg.inv(K) @ G
+    lam = 2.0 / (np.linalg.norm(R[:, 0]) + np.linalg.norm(R[:, 1]))
+    if R[2, 2] * lam < 0:  # the table lies in front of the camera
+        lam = -lam
+    r1, r2, t = R[:, 0] * lam, R[:, 1] * lam, R[:, 2] * lam
+    r3 = np.cross(r1, r2)
+    # z must point towards the camera: camera centre C = -R^T t has positive z
+    Rm = np.c_[r1, r2, r3]
+    if float((-Rm.T @ t)[2]) < 0:
+        r3 = -r3
+    return Camera(K @ np.c_[r1, r2, r3, t])
 
 
 def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
@@ -52,38 +130,115 @@ def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
     return m
 
 
+def _field_exclusion(lab: np.ndarray, hsv: np.ndarray, board: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Pixels close (Lab) to this photo's printed field green: never a green figure.
+
+    The field mode is the median of the green tile pixels; the distance is scaled by their spread
+    so that a noisy or textured field widens the exclusion."""
+    fc = cfg["field"]
+    h = hsv[..., 0]
+    g = board & (h >= fc["hue"][0]) & (h <= fc["hue"][1]) & (hsv[..., 1] >= fc["min_sat"])
+    pts = lab[g].astype(np.float32)
+    if len(pts) < int(fc["min_pixels"]):
+        return np.zeros(board.shape, bool)
+    if len(pts) > 20000:
+        pts = pts[:: len(pts) // 20000]
+    mode = np.median(pts, axis=0)
+    spread = np.percentile(np.linalg.norm(pts - mode, axis=1), float(fc["spread_pct"]))
+    d = np.linalg.norm(lab.astype(np.float32) - mode, axis=2)
+    return d <= max(float(fc["min_dist"]), float(fc["spread_mult"]) * spread)  # type: ignore[no-any-return]
+
+
 def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[str, Any],
                  colours: tuple[str, ...] | None = None) -> list[Blob]:
-    """Figure blobs on or next to the tiles."""
-    hsv = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 0), cv2.COLOR_BGR2HSV)
-    area_tile = grid.pitch_px ** 2
-    lo, hi = cfg["min_area_tiles"] * area_tile, cfg["max_area_tiles"] * area_tile
-    k = max(3, int(grid.pitch_px * 0.06)) | 1
+    """Figure blobs on or next to the tiles: colour, foot (work px), standing or lying."""
+    blur = cv2.GaussianBlur(bgr, (5, 5), 0)
+    hsv = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)
+    cam = camera_from_grid(grid, bgr.shape[:2], cfg)
+    tile = float(cfg["tile_mm"])
+    fig_h, fig_t = float(cfg["height_mm"]) / tile, float(cfg["thickness_mm"]) / tile
+    a_lo, a_hi = float(cfg["min_area_tiles"]), float(cfg["max_area_tiles"])
+    k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
     near = cv2.dilate(board_mask.astype(np.uint8), np.ones((k * 3, k * 3), np.uint8)) > 0
+    fieldmask = None
     out: list[Blob] = []
     for name, spec in cfg["colours"].items():
         if colours is not None and name not in colours:
             continue
-        m = (colour_mask(hsv, spec) & near).astype(np.uint8)
-        m = cv2.morphologyEx(m, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
-        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-        n, lab, stats, _ = cv2.connectedComponentsWithStats(m)
+        m = colour_mask(hsv, spec) & near
+        if spec.get("not_field"):
+            if fieldmask is None:
+                lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
+                fieldmask = _field_exclusion(lab, hsv, board_mask, cfg)
+            m &= ~fieldmask
+        m8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+        m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
         for i in range(1, n):
-            x, y, w, h, a = stats[i]
-            if not lo <= a <= hi:
+            x, y, w, h, a = (int(v) for v in stats[i])
+            if a < 0.25 * a_lo * grid.pitch_px ** 2:
                 continue
-            fill = a / float(w * h)
-            if fill < 0.3:
-                continue
-            ys, xs = np.nonzero(lab[y:y + h, x:x + w] == i)
-            bottom = y + np.percentile(ys, 97)
-            cx = x + float(np.median(xs[ys >= np.percentile(ys, 70)]))
-            foot = (cx, float(bottom - 0.15 * min(w, h)))
-            # lying figures are wide and flat in the image
-            lying = (w / max(h, 1)) >= float(cfg["lying_aspect"])
-            conf = float(np.clip(0.5 + 0.5 * min(1.0, a / (0.06 * area_tile)) * fill, 0, 1))
-            out.append(Blob(name, (int(x), int(y), int(w), int(h)), foot, float(a), lying, conf))
+            ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
+            pts = np.c_[xs + x, ys + y].astype(np.float64)
+            b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
+            if b is not None and a_lo <= b.area <= a_hi:
+                out.append(b)
     return out
+
+
+def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Grid, cam: Camera,
+          fig_h: float, fig_t: float, cfg: dict[str, Any]) -> Blob | None:
+    """Measure one colour component: area on the table, standing or lying, foot, confidence."""
+    x, y, w, h = bbox
+    fill = len(pts) / float(w * h)
+    if fill < float(cfg["min_fill"]):
+        return None
+    centre = pts.mean(axis=0)
+    cb = grid.to_board(centre[None])[0]
+    up, hpx = cam.vertical((float(cb[0]), float(cb[1])), fig_h)
+    # board-unit area of one pixel here (local Jacobian of the homography)
+    J = grid.to_board(np.array([centre, centre + [1.0, 0.0], centre + [0.0, 1.0]]))
+    px_area = abs(_cross2(J[1] - J[0], J[2] - J[0]))
+    area = len(pts) * px_area
+    # extents along the projected vertical and across it (pixels)
+    across = np.array([-up[1], up[0]])
+    su, sx = pts @ up, pts @ across
+    e_up = float(np.percentile(su, 98) - np.percentile(su, 2))
+    e_x = float(np.percentile(sx, 98) - np.percentile(sx, 2))
+    # pixels per board unit across the vertical, at the blob
+    q = grid.to_image(np.array([cb, cb + [1e-2, 0.0], cb + [0.0, 1e-2]]))
+    ppu = float(np.sqrt(abs(_cross2(q[1] - q[0], q[2] - q[0])) / 1e-4))
+    # standing figures rise about their height along the vertical; lying ones are as tall as thick
+    rise = (e_up - fig_t * ppu * float(cfg["flat_rise_frac"])) / max(hpx, 1.0)
+    size = max(e_up, e_x) / max(ppu * fig_h, 1.0)
+    if not cfg["shape_lying"]:
+        # measured on the synthetic benchmark, the shape cue is weaker than the printed segment
+        # under the foot; the slot mapping then decides farmer or not from the tile alone
+        lying = False
+    elif hpx >= float(cfg["min_vertical_frac"]) * ppu * fig_h:
+        lying = rise < float(cfg["lying_rise"])
+    else:  # seen from straight above: a lying figure's outline is square, a standing one narrow
+        lying = min(e_up, e_x) / max(max(e_up, e_x), 1.0) >= float(cfg["lying_square"])
+    if lying:
+        # centre of the footprint on the table, lifted by half the thickness
+        fb = grid.to_board(pts).mean(axis=0)
+        foot_px = grid.to_image(fb[None])[0] - up * 0.5 * fig_t / fig_h * hpx
+    else:
+        low = su <= np.percentile(su, float(cfg["foot_pct"]))
+        bottom = float(np.percentile(su, float(cfg["foot_edge_pct"])))
+        cx = float(np.median(sx[low]))
+        foot_px = up * (bottom + float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx) + across * cx
+    conf = float(np.clip(0.5 + 0.5 * fill * min(1.0, area / float(cfg["full_conf_area"])), 0.0, 1.0))
+    hull = cv2.convexHull(pts.astype(np.float32))
+    solidity = len(pts) / max(float(cv2.contourArea(hull)), 1.0)
+    feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
+             "vert": hpx / max(ppu * fig_h, 1e-9)}
+    return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats)
+
+
+def _cross2(a: np.ndarray, b: np.ndarray) -> float:
+    """z component of the cross product of two 2-D vectors (signed parallelogram area)."""
+    return float(a[0] * b[1] - a[1] * b[0])
 
 
 def figures_mask(shape: tuple[int, int], blobs: list[Blob]) -> np.ndarray:

@@ -163,7 +163,7 @@ class BoardReader:
                 continue
             t = chosen[cell]
             fu, fv = u - cell[0], v - cell[1]
-            slot = _slot_under(t, fu, fv, b.lying)
+            slot = _slot_under(t, fu, fv, b.lying, float(self.cfg["figures"]["stand_snap"]))
             if slot is None:
                 continue
             x, y, w, h = b.bbox
@@ -186,8 +186,12 @@ def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, f
     return tuple((float(x), float(y)) for x, y in q)  # type: ignore[return-value]
 
 
-def _slot_under(t: Template, fu: float, fv: float, lying: bool) -> str | None:
-    """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation)."""
+def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.2) -> str | None:
+    """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation).
+
+    A lying figure is a farmer: it takes the nearest field. A standing figure on a field is moved
+    to a road, city or monastery within ``snap`` tile sides (its foot is measured only so well);
+    farther away it stays a farmer, since printed roads are narrow and farmers sit beside them."""
     n = t.segments.shape[0]
     iu, iv = int(np.clip(fu * n, 0, n - 1)), int(np.clip(fv * n, 0, n - 1))
     seg_i = int(t.segments[iv, iu])
@@ -201,7 +205,7 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool) -> str | None:
         others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD]
         if others:
             j = min(others, key=lambda i: _dist_to_segment(t, i, fu, fv))
-            if _dist_to_segment(t, j, fu, fv) < 0.2:
+            if _dist_to_segment(t, j, fu, fv) < snap:
                 seg_i = j
     if seg_i < 0:
         return None

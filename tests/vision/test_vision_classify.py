@@ -52,3 +52,50 @@ def test_true_grid_reading_finds_every_tile(seed: int) -> None:
     assert tally.extra == 0
     assert not [e for e in tally.errors if "missed" in e]
     assert tally.post_type / tally.tiles >= 0.75
+
+
+def test_point_weights_favour_the_edges_and_average_one() -> None:
+    from vision.classify import point_weights
+    cfg = {"edge_weight": 1.0, "edge_band": 0.2}
+    w = point_weights(12, cfg).reshape(12, 12)
+    assert np.isclose(w.mean(), 1.0)
+    assert w[0, 6] > w[6, 6]  # an edge point counts more than a centre point
+    assert np.allclose(point_weights(12, {"edge_weight": 0.0, "edge_band": 0.2}), 1.0)
+
+
+def test_em_refit_moves_prototypes_to_this_photos_colours() -> None:
+    """A board whose field is a different green than the prototype: the per-photo refit learns it
+    and then classifies that green as field with more confidence than the fixed prototypes."""
+    from vision.classify import _prototype_posteriors
+    from vision.colours import posteriors
+    cfg = load_config()
+    ccfg, colour = cfg["classify"], cfg["colours"]
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    rng = np.random.default_rng(0)
+    field = rng.normal((130, 112, 160), 2.0, (2000, 3)).astype(np.float32)  # an edition's darker green
+    city = rng.normal((160, 134, 168), 2.0, (2000, 3)).astype(np.float32)
+    px = np.concatenate([field, city])
+    w = np.zeros((len(px), 4), np.float32)
+    w[:2000, 0] = 1.0
+    w[2000:, 1] = 1.0
+    probe = np.array([[[130, 112, 160]]], np.float32)
+    before = posteriors(probe, protos, float(colour["softness"]), tuple(colour["lab_weights"]))[0, 0, 0]
+    after = _prototype_posteriors(probe, px, w, protos, ccfg, colour)[0, 0, 0]
+    assert after > before
+    assert after > 0.9
+
+
+def test_class_histograms_learn_each_class_colours() -> None:
+    from vision.colours import fit_class_histograms, histogram_posteriors
+    cfg = load_config()["classify"]
+    rng = np.random.default_rng(0)
+    px = np.concatenate([rng.normal((150, 100, 170), 3.0, (3000, 3)),
+                         rng.normal((160, 140, 168), 3.0, (3000, 3))]).astype(np.float32)
+    w = np.zeros((len(px), 4), np.float32)
+    w[:3000, 0] = 1.0
+    w[3000:, 1] = 1.0
+    model = fit_class_histograms(px, w, cfg)
+    assert model is not None
+    post = histogram_posteriors(np.array([[150, 100, 170], [160, 140, 168]], np.float32), model,
+                                np.log(np.full(4, 0.25)), tuple(cfg["em_bins"]))
+    assert post[0].argmax() == 0 and post[1].argmax() == 1
