@@ -154,14 +154,30 @@ def cell(gid: str, x: int, y: int) -> Any:
 
 @bp.post("/games/<gid>/tiles")
 def set_tile(gid: str) -> Any:
-    step = service.set_tile(get_db(), _game(gid), _json_body())
+    step = service.set_tile(get_db(), _game(gid), _json_body(), current_app.config["FOLLOW"])
     return jsonify(_after_change(gid, step))
 
 
 @bp.post("/games/<gid>/figures")
 def edit_figure(gid: str) -> Any:
-    step = service.edit_figure(get_db(), _game(gid), _json_body())
+    step = service.edit_figure(get_db(), _game(gid), _json_body(), current_app.config["FOLLOW"])
     return jsonify(_after_change(gid, step))
+
+
+@bp.get("/games/<gid>/questions")
+def questions(gid: str) -> Any:
+    """What the players are asked: steps whose photos allow turns with different scores."""
+    qs = service.questions(get_db(), _game(gid))
+    return jsonify({"questions": qs, "open": sum(1 for q in qs if q["chosen"] is None)})
+
+
+@bp.post("/games/<gid>/steps/<int:seq>/choose")
+def choose(gid: str, seq: int) -> Any:
+    """Answer a step's question: ``{"alternative": i}``; the record and scores follow."""
+    db = get_db()
+    out = service.choose(db, _game(gid), seq, _json_body())
+    out["version"] = service.version(db, gid)
+    return jsonify(out)
 
 
 @bp.post("/games/<gid>/manual")

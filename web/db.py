@@ -36,12 +36,21 @@ def close_db(_exc: BaseException | None = None) -> None:
         db.close()
 
 
+#: Columns added to ``steps`` after the first release: a database made before gets them at start-up.
+_ADDED_COLUMNS = {"follow": "TEXT NOT NULL DEFAULT '{}'"}
+
+
 def init_db(path: str) -> None:
-    """Create the tables (idempotent: every statement is ``IF NOT EXISTS``)."""
+    """Create the tables (idempotent: every statement is ``IF NOT EXISTS``) and add columns that an
+    older database lacks (``CREATE TABLE IF NOT EXISTS`` leaves an existing table as it was)."""
     schema = Path(__file__).with_name("schema.sql").read_text(encoding="utf-8")
     db = connect(path)
     try:
         db.executescript(schema)
+        have = {row["name"] for row in db.execute("PRAGMA table_info(steps)")}
+        for name, decl in _ADDED_COLUMNS.items():
+            if name not in have:
+                db.execute(f"ALTER TABLE steps ADD COLUMN {name} {decl}")
         db.commit()
     finally:
         db.close()

@@ -133,6 +133,18 @@ def _numbers(text: str, what: str) -> list[int]:
     return [int(p) for p in parts]
 
 
+@bp.post("/games/<gid>/steps/<int:seq>/choose")
+def choose(gid: str, seq: int) -> Any:
+    """The answer to a question from the form (without script): one button per alternative."""
+    db = get_db()
+    game = service.get_game(db, gid)
+    raw = request.form.get("alternative", "")
+    if not raw.isdigit():
+        raise service.ServiceError("which alternative? (send alternative=0, 1, ...)")
+    service.choose(db, game, seq, {"alternative": int(raw)})
+    return redirect(url_for("pages.game_page", gid=gid) + "#totals", 303)
+
+
 @bp.post("/games/<gid>/undo")
 def undo(gid: str) -> Any:
     db = get_db()

@@ -35,8 +35,17 @@ CREATE TABLE IF NOT EXISTS steps (
     track       TEXT NOT NULL DEFAULT '{}',     -- JSON: score-track positions after this step
     undone      INTEGER NOT NULL DEFAULT 0,
     created     TEXT NOT NULL,
+    follow      TEXT NOT NULL DEFAULT '{}',     -- JSON: how this step's turns were followed (below)
     UNIQUE (game_id, seq)
 );
+
+-- steps.follow: {"derived": true when the step (a photo, or a correction that re-followed the last
+-- photo) inferred turns with scorer.follow; "anchor": the step its turns were followed from (null:
+-- the record was started); "conf": [[x, y, confidence]] of every tile after the step (a cell
+-- corrected by hand is 1.0); "turns": the inferred turns with their points; "amend": figure
+-- corrections applied to earlier turns; "question": {"alternatives": [...], "chosen": i or null}
+-- when the photos allow turns with different scores; "notes": what did not fit}.
+-- Databases made before this column existed get it from db.init_db (ALTER TABLE).
 
 CREATE INDEX IF NOT EXISTS steps_by_game ON steps (game_id, undone, seq);
 CREATE INDEX IF NOT EXISTS photos_by_game ON photos (game_id, id);

@@ -10,9 +10,11 @@ the whole ``carcam/state@1`` after it, the cells still doubtful, and the totals 
 so the score history is a list of rows and undo only marks steps as undone.
 
 Scores: the latest state is scored with ``Position(state).score(strict=False)``; its ``scores``
-(the score track) carry points scored earlier. The one place where turns are inferred between
-two photos is :func:`follow_turns` (the hook for ``scorer.follow``): the record it extends is
-replayed for the track, so features completed between photos still count.
+(the score track) carry points scored earlier. Turns between two photos are inferred by
+:func:`follow_turns` (the hook for ``scorer.follow``): the record it extends is replayed for the
+track, so features completed between photos still count. When the photos allow turns with
+different scores the step keeps them as a question (:func:`questions`, :func:`choose`); tile and
+figure corrections follow the last photo's turns again so the record agrees (:func:`_correct`).
 """
 
 from __future__ import annotations
@@ -22,15 +24,16 @@ import re
 import secrets
 import sqlite3
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cv2
 import numpy as np
 
 from scorer import (
     CarcamError,
+    GameRecord,
     Position,
     Reading,
     ScoreReport,
@@ -48,6 +51,9 @@ from scorer.geometry import ALL_SLOTS, Cell
 from scorer.position import board_for
 
 from .render_svg import DOUBTFUL_CONFIDENCE, tile_svg
+
+if TYPE_CHECKING:
+    from scorer.follow import Alternative, FollowResult
 
 MAX_PIXELS = 60_000_000
 JPEG_QUALITY = 88
@@ -121,19 +127,21 @@ class Step:
     totals: dict[str, int]
     track: dict[str, int]
     created: str
+    follow: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class FollowOutcome:
     """What :func:`follow_turns` gives back: the record to keep, the board in the record's frame
-    (``None``: use the reading as it is), notes in words, how many turns were added and how a
-    photo cell maps onto the record's frame."""
+    (``None``: use the reading as it is), notes in words, how many turns were added, how a
+    photo cell maps onto the record's frame and the step's ``follow`` data (see schema.sql)."""
 
     record: dict[str, Any] | None
     state: State | None = None
     notes: list[str] = field(default_factory=list)
     turns: int = 0
     cell_map: Callable[[Cell], Cell] | None = None
+    follow: dict[str, Any] | None = None
 
 
 def _now() -> str:
@@ -215,7 +223,7 @@ def _step_from_row(row: sqlite3.Row) -> Step:
     return Step(seq=row["seq"], kind=row["kind"], note=row["note"], photo_id=row["photo_id"],
                 state=json.loads(row["state"]), doubtful=tuple(tuple(c) for c in json.loads(row["doubtful"])),
                 record_before=json.loads(row["record_before"]), totals=json.loads(row["totals"]), track=json.loads(row["track"]),
-                created=row["created"])
+                created=row["created"], follow=json.loads(row["follow"] or "{}"))
 
 
 def steps(db: sqlite3.Connection, gid: str) -> list[Step]:
@@ -281,29 +289,211 @@ def conflicts(state: State) -> list[dict[str, Any]]:
     return [{"cells": [list(c) for c in k.cells], "reason": k.reason} for k in found]
 
 
-def follow_turns(record: dict[str, Any] | None, previous: State | None, reading: Reading) -> FollowOutcome:
-    """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
+# ---------------------------------------------------------------------------------------------
+# following the game: turns between photos, questions for the players, corrections that feed
+# the record. A step that *derives* turns (a photo, or a correction that re-follows the last
+# photo) keeps in ``steps.follow`` the step it was followed from (its *anchor*), so that the same
+# derivation can be run again when an earlier answer changes the record (see schema.sql).
+QUESTION = "Which happened?"
 
-    Calls ``scorer.follow.follow_step(record, previous, reading)``, which extends the game record
-    (started from the first photo) and returns the board in the record's frame with ``scores``
-    = the replayed score track, so completed features whose followers went home still count.
-    When ``scorer.follow`` is missing or cannot follow (The Castle, an impossible jump), the
-    reading is used as it is and the record is kept: a photo is never refused for that."""
+
+def _conf_map(step: Step | None) -> dict[Cell, float]:
+    """How surely each tile of ``step``'s board was read (1.0: set by hand)."""
+    if step is None:
+        return {}
+    return {(int(x), int(y)): float(c) for x, y, c in step.follow.get("conf", [])}
+
+
+def _conf_list(conf: Mapping[Cell, float], state: State) -> list[list[float]]:
+    """``conf`` for the tiles of ``state``, as stored in ``steps.follow``."""
+    return [[t.at[0], t.at[1], round(float(conf[t.at]), 4)] for t in state.tiles if t.at in conf]
+
+
+def _follow_input(state: State, conf: Mapping[Cell, float]) -> State:
+    """A stored board as ``scorer.follow`` takes it: tiles with their confidences and no score
+    track (the track a step stores predates the new turns; it must not pick an alternative)."""
+    tiles = tuple(replace(t, confidence=conf.get(t.at)) for t in state.tiles)
+    return replace(state, tiles=tiles, scores={})
+
+
+def _anchor_state(step: Step | None) -> State | None:
+    """The board a derivation starts from (``previous`` of ``follow_step``), or None."""
+    if step is None:
+        return None
+    state = parse(step.state)
+    return _follow_input(state, _conf_map(step)) if state.tiles else None
+
+
+def _turn_rows(record: GameRecord, n: int) -> list[dict[str, Any]]:
+    """The last ``n`` turns of ``record`` replayed: who laid which tile where, the follower's
+    feature and the points each turn scored (with the engine's reasons), for the history."""
+    if n <= 0:
+        return []
+    try:
+        from scorer.follow import new_game as replayed
+        results = replayed(record).history[-n:]
+    except (ImportError, CarcamError):
+        return []
+    rows = []
+    for t, r in zip(record.turns[-n:], results):
+        kind = None
+        if t.meeple is not None and t.tile is not None:
+            seg = t.tile.segment_index_on_board(t.meeple, t.rot)
+            kind = t.tile.segments[seg].kind.value if seg is not None else None
+        rows.append({"player": t.player, "tile": r.tile, "at": list(t.at) if t.at else None, "rot": t.rot,
+                     "follower": kind, "points": {p: v for p, v in r.points.items() if v},
+                     "events": [e.to_json() for e in r.events]})
+    return rows
+
+
+def _headline(alt: Alternative, rows: list[dict[str, Any]], board: State, kinds: set[str]) -> str:
+    """One alternative in words for the players: what no photo shows, then the points, e.g.
+    "blue put a follower on the road they just closed: blue +3"."""
+    said = []
+    for t, row in zip(alt.turns, rows):
+        if t.take_back is not None:
+            said.append(f"{t.player} took back their follower from {list(t.take_back[0])}")
+        if t.meeple is None or t.tile is None or t.at is None:
+            continue
+        seg = t.tile.segment_index_on_board(t.meeple, t.rot)
+        if any(m.player == t.player and m.at == t.at and t.tile.segment_index_on_board(m.on, t.rot) == seg
+               for m in board.meeples):
+            continue  # the photo shows this follower: nothing to ask
+        kind = row.get("follower") or "feature"
+        if row["points"].get(t.player):
+            said.append(f"{t.player} put a follower on the {kind} they just closed")
+        else:
+            said.append(f"{t.player} put a follower on the {kind} at {list(t.at)}, closed before the photo")
+    if not said:
+        said.append(f"no follower was put on the closed {' or '.join(sorted(kinds))}" if kinds else alt.summary)
+    gained = ", ".join(f"{p} +{n}" for p, n in alt.points.items() if n) or "no points"
+    return "; ".join(said) + ": " + gained
+
+
+def _question(result: FollowResult) -> dict[str, Any] | None:
+    """The question to ask when ``result`` is ambiguous: every alternative with its summary,
+    points and record (the record is what choosing it sets: ``result.choose(i)``)."""
+    if not result.ambiguous:
+        return None
+    rows = [_turn_rows(a.record, len(a.turns)) for a in result.alternatives]
+    kinds = {r["follower"] for a, rs in zip(result.alternatives, rows) for t, r in zip(a.turns, rs)
+             if t.meeple is not None and r.get("follower") and r["points"].get(t.player)}
+    alternatives = []
+    for i, (a, rs) in enumerate(zip(result.alternatives, rows)):
+        alternatives.append({"alternative": i, "summary": _headline(a, rs, result.corrected_state, kinds),
+                             "points": {p: n for p, n in a.points.items() if n}, "track": dict(a.track),
+                             "final": dict(a.final), "detail": a.summary, "hidden_followers": a.hidden_followers,
+                             "turns": rs, "record": game_to_json(result.choose(i))})
+    return {"alternatives": alternatives, "chosen": None}
+
+
+def _follow(record: dict[str, Any] | None, previous: State | None,
+            new: State | Reading) -> tuple[FollowResult | None, list[str]]:
+    """``scorer.follow.follow_step`` with its warnings as notes; None when it cannot follow."""
     try:
         from scorer.follow import follow_step
     except ImportError:
-        return FollowOutcome(record, None, ["turns between photos are not followed in this build"])
+        return None, ["turns between photos are not followed in this build"]
     try:
         old = parse_game(record) if record is not None else None
-        result = follow_step(old, previous, reading)
+        result = follow_step(old, previous, new)
     except CarcamError as exc:
-        return FollowOutcome(record, None, [f"the turns since the last photo could not be followed: {exc}"])
-    notes = [w for w in result.warnings if not w.startswith("reading: ")]
-    if result.ambiguous:
-        notes.append(f"{len(result.alternatives)} ways to reach this board give different scores; "
-                     f"the first was taken ({result.alternatives[0].summary})")
-    return FollowOutcome(game_to_json(result.record), result.corrected_state, notes, len(result.turns),
-                         result.transform.cell)
+        return None, [f"the turns since the last photo could not be followed: {exc}"]
+    return result, [w for w in result.warnings if not w.startswith("reading: ")]
+
+
+def _amend(record: dict[str, Any] | None, amend: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+    """Apply a figure correction to the turn that laid its cell: ``{"at", "player", "on"}`` puts
+    that player's follower on ``on`` (``on: null`` takes it off). Returns the amended record
+    (None: no turn of ``record`` laid that cell, so nothing to amend) and a note when the
+    correction cannot be a turn of the game."""
+    if record is None:
+        return None, None
+    rec = parse_game(record)
+    at = tuple(amend["at"])
+    i = next((i for i, t in enumerate(rec.turns) if t.at == at and not t.discarded), None)
+    if i is None:
+        return None, None
+    t = rec.turns[i]
+    on = amend.get("on")
+    if on is None:
+        if t.meeple is None or t.player != amend["player"]:
+            return None, None
+    elif t.player != amend["player"]:
+        return None, (f"{amend['player']}'s figure at {list(at)}: that tile was laid by {t.player}, so the "
+                      "record cannot hold it (the board shows it)")
+    fixed = replace(rec, turns=rec.turns[:i] + (replace(t, meeple=on),) + rec.turns[i + 1:])
+    try:
+        replay(fixed)
+    except CarcamError as exc:
+        return None, f"the figure at {list(at)} cannot be a turn of this game ({exc}); the record keeps the turn"
+    return game_to_json(fixed), None
+
+
+def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Reading,
+            conf: Mapping[Cell, float] | None = None, amends: list[dict[str, Any]] | None = None,
+            before: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Follow from the board of step ``anchor`` (record ``base``) to ``new``: the record to keep
+    and the new step's ``follow`` data. ``amends`` (figure corrections of turns before the gap)
+    are applied to ``base`` first; ``before`` is the ``follow`` data this derivation replaces,
+    whose answer is kept when the same alternative is offered again. None: cannot follow."""
+    notes: list[str] = []
+    kept: list[dict[str, Any]] = []
+    for a in amends or []:
+        fixed, note = _amend(base, a)
+        if note:
+            notes.append(note)
+        if fixed is not None:
+            base = fixed
+            kept.append(a)
+    result, warnings = _follow(base, anchor and _anchor_state(anchor), new)
+    if result is None:
+        return None
+    notes += warnings
+    question = _question(result)
+    record = game_to_json(result.record)
+    turns = _turn_rows(result.record, len(result.turns))
+    old = (before or {}).get("question")
+    if question and old and old.get("chosen") is not None:
+        said = old["alternatives"][old["chosen"]]["summary"]
+        again = next((a for a in question["alternatives"] if a["summary"] == said), None)
+        if again is not None:
+            question["chosen"] = again["alternative"]
+            record, turns = again["record"], again["turns"]
+    if conf is None:
+        conf = {t.at: t.confidence for t in result.corrected_state.tiles if t.confidence is not None}
+    follow: dict[str, Any] = {"derived": True, "anchor": anchor.seq if anchor else None,
+                              "conf": _conf_list(conf, result.corrected_state), "turns": turns, "notes": notes}
+    if kept:
+        follow["amend"] = kept
+    if question:
+        follow["question"] = question
+    follow["state"], follow["transform"] = result.corrected_state, result.transform  # popped by the caller
+    return record, follow
+
+
+def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: Reading) -> FollowOutcome:
+    """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
+
+    Calls ``scorer.follow.follow_step(record, previous board, reading)``, which extends the game
+    record (started from the first photo) and returns the board in the record's frame with
+    ``scores`` = the replayed score track, so completed features whose followers went home still
+    count. When the photos allow turns with different scores, the step keeps every alternative
+    as a question for the players (:func:`choose`). When ``scorer.follow`` is missing or cannot
+    follow (The Castle, an impossible jump), the reading is used as it is and the record is
+    kept: a photo is never refused for that."""
+    got = _derive(record, previous, reading)
+    if got is None:
+        _, notes = _follow(record, _anchor_state(previous), reading)
+        return FollowOutcome(record, None, notes)
+    new_record, follow = got
+    state, transform = follow.pop("state"), follow.pop("transform")
+    notes = list(follow["notes"])
+    q = follow.get("question")
+    if q:
+        notes.append(f"{QUESTION} {len(q['alternatives'])} ways to reach this board give different scores: "
+                     "answer the question on the game page (the first is counted until then)")
+    return FollowOutcome(new_record, state, notes, len(follow["turns"]), transform.cell, follow)
 
 
 def record_track(record: dict[str, Any] | None) -> dict[str, int]:
@@ -319,8 +509,10 @@ def record_track(record: dict[str, Any] | None) -> dict[str, int]:
 
 def _add_step(db: sqlite3.Connection, game: GameInfo, kind: str, note: str, state_doc: dict[str, Any],
               doubtful: set[Cell] | tuple[Cell, ...], photo_id: int | None = None,
-              record: Any = _KEEP) -> Step:
-    """Validate ``state_doc``, score it and store it as the game's newest step."""
+              record: Any = _KEEP, follow: dict[str, Any] | None = None) -> Step:
+    """Validate ``state_doc``, score it and store it as the game's newest step. ``follow`` is what
+    :mod:`scorer.follow` found for it (see ``schema.sql``); by default the tile confidences of
+    the step before are carried over, so a later photo still knows how surely each cell was read."""
     state = parse(state_doc)
     state_doc = state_to_json(state)
     try:
@@ -330,13 +522,16 @@ def _add_step(db: sqlite3.Connection, game: GameInfo, kind: str, note: str, stat
     track = {p: int(state.scores.get(p, 0)) for p in state.players}
     seq = db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM steps WHERE game_id = ?", (game.id,)).fetchone()[0]
     cells = sorted({tuple(c) for c in doubtful} & {t.at for t in state.tiles}, key=lambda c: (c[1], c[0]))
+    if follow is None:
+        last = latest_step(db, game.id)
+        follow = {"conf": _conf_list(_conf_map(last), state)}
     db.execute("INSERT INTO steps (game_id, seq, kind, note, photo_id, state, doubtful, record_before, totals, "
-               "track, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               "track, created, follow) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                (game.id, seq, kind, note, photo_id, json.dumps(state_doc), json.dumps([list(c) for c in cells]),
-                json.dumps(game.record), json.dumps(totals), json.dumps(track), _now()))
+                json.dumps(game.record), json.dumps(totals), json.dumps(track), _now(), json.dumps(follow)))
     _bump(db, game.id, record)
     db.commit()
-    return Step(seq, kind, note, photo_id, state_doc, tuple(cells), game.record, totals, track, _now())
+    return Step(seq, kind, note, photo_id, state_doc, tuple(cells), game.record, totals, track, _now(), follow)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -467,10 +662,16 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
     for key in ("scores", "prisoners", "wall_tiles", "corner_tiles"):
         if key in previous_doc:  # a photo cannot show these: keep what was entered by hand
             doc[key] = previous_doc[key]
-    new_state = parse(doc)
-    outcome = (follow_turns(game.record, previous if previous.tiles else None,
-                            Reading(state=new_state, image=reading.image, warnings=reading.warnings))
-               if follow else FollowOutcome(game.record))
+    parse(doc)
+    outcome = FollowOutcome(game.record)
+    if follow:
+        # what the photo shows, with the reader's confidences (they decide which reading of a
+        # cell wins) and without the score track (a photo cannot show it)
+        seen = replace(reading.state, game=game.game, expansions=game.expansions, options=dict(game.options),
+                       players=game.players, meeples=tuple(m for m in reading.state.meeples if m.player in game.players),
+                       scores={})
+        outcome = follow_turns(game.record, latest_step(db, game.id),
+                               Reading(state=seen, image=reading.image, warnings=reading.warnings))
     doubtful = doubtful_cells(reading)
     if outcome.state is not None:
         # the board in the record's frame; the track is the replay's plus what was entered by
@@ -494,8 +695,10 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
     note = f"photo {photo_id}: {len(shown.tiles)} tiles, {len(shown.meeples)} figures"
     if outcome.turns:
         note += f", {outcome.turns} turn(s) followed"
+    follow_data = outcome.follow or {"conf": [[t.at[0], t.at[1], t.confidence] for t in reading.state.tiles
+                                              if t.confidence is not None]}
     step = _add_step(db, game, "photo", note, doc, doubtful, photo_id,
-                     outcome.record if outcome.record is not game.record else _KEEP)
+                     outcome.record if outcome.record is not game.record else _KEEP, follow_data)
     state = parse(step.state)
     return {"step": step.seq, "photo": photo_id, "reading": raw, "warnings": warnings,
             "doubtful": [list(c) for c in step.doubtful], "state": step.state, "score": score_json(state)}
@@ -548,10 +751,11 @@ def _checked(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-def set_tile(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
+def set_tile(db: sqlite3.Connection, game: GameInfo, payload: Any, follow: bool = True) -> Step:
     """Put, replace or remove the tile on one cell: ``{"at", "tile", "rot"}`` or ``{"at", "remove": true}``.
 
-    Figures on the cell that the new tile has no segment for are removed (and said so)."""
+    Figures on the cell that the new tile has no segment for are removed (and said so). With
+    ``follow``, the game record is made to agree (:func:`_correct`)."""
     p = _object(payload, ("at",), ("tile", "rot", "remove"))
     at = _cell_arg(p["at"])
     doc = json.loads(json.dumps(current_state_json(db, game)))
@@ -596,11 +800,18 @@ def set_tile(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
     _checked(doc)
     step = latest_step(db, game.id)
     doubt = set(step.doubtful) - {at} if step else set()
-    return _add_step(db, game, "tile", note, doc, doubt)
+    conf = _conf_map(step)
+    conf.pop(at, None)
+    if not p.get("remove"):
+        conf[at] = 1.0  # set by hand: a later photo does not overrule it
+    return _correct(db, game, "tile", note, doc, doubt, conf, follow)
 
 
-def edit_figure(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
-    """Add, remove or move a figure: ``{"action": "add"|"remove"|"move", "player", "at", "on", "to"}``."""
+def edit_figure(db: sqlite3.Connection, game: GameInfo, payload: Any, follow: bool = True) -> Step:
+    """Add, remove or move a figure: ``{"action": "add"|"remove"|"move", "player", "at", "on", "to"}``.
+
+    With ``follow``, the game record is made to agree (:func:`_correct`): a figure on a tile laid
+    before the last photo's turns amends the turn that laid it."""
     p = _object(payload, ("action", "player", "at", "on"), ("to",))
     action = p["action"]
     if action not in ("add", "remove", "move"):
@@ -619,6 +830,7 @@ def edit_figure(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
             raise ServiceError("to: only a move has a destination")
         figures.append(me)
         note = f"added {where}"
+        amends = [{"at": list(at), "player": p["player"], "on": p["on"]}]
     else:
         found = next((i for i, m in enumerate(figures) if m == me), None)
         if found is None:
@@ -633,14 +845,57 @@ def edit_figure(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
                 raise ServiceError(f"to.on: unknown slot {json.dumps(to['on'])}")
             figures.append({**moved, "at": list(dest), "on": to["on"]})
             note = f"moved {where} to {list(dest)} on {to['on']}"
+            amends = [{"at": list(dest), "player": p["player"], "on": to["on"]}]
+            if dest != at:
+                amends.insert(0, {"at": list(at), "player": p["player"], "on": None})
         else:
             if "to" in p:
                 raise ServiceError("to: only a move has a destination")
             note = f"removed {where}"
+            amends = [{"at": list(at), "player": p["player"], "on": None}]
     doc["meeples"] = figures
     _checked(doc)
     step = latest_step(db, game.id)
-    return _add_step(db, game, "figure", note, doc, set(step.doubtful) if step else set())
+    return _correct(db, game, "figure", note, doc, set(step.doubtful) if step else set(), _conf_map(step), follow,
+                    amends)
+
+
+def _correct(db: sqlite3.Connection, game: GameInfo, kind: str, note: str, doc: dict[str, Any],
+             doubt: set[Cell], conf: dict[Cell, float], follow: bool,
+             amends: list[dict[str, Any]] | None = None) -> Step:
+    """Store a tile or figure correction so that the game record agrees with the corrected board
+    (else the next photo, followed from the record, would undo it).
+
+    The rule: the turns of the last photo are followed again, from the board before that photo
+    to the corrected board (``scorer.follow.follow_step``; the corrected cell counts as read with
+    full confidence, so a tile laid earlier is rewritten in the record when the game still
+    replays). A figure correction on a tile laid before that photo amends the turn that laid it.
+    The board shown is the corrected one; its score track moves by what the new record scores
+    differently. Before the first followed photo (or with following off) only the board changes."""
+    state = parse(doc)
+    data: dict[str, Any] = {"conf": _conf_list(conf, state)}
+    record: Any = _KEEP
+    rows = steps(db, game.id) if follow else []
+    derived = next((r for r in reversed(rows) if r.follow.get("derived")), None)
+    if derived is not None:
+        a = derived.follow.get("anchor")
+        anchor = next((r for r in rows if r.seq == a), None)
+        first = next((r for r in rows if r.seq > (a or 0)), None)
+        got = None
+        if (a is None or anchor is not None) and first is not None:
+            got = _derive(first.record_before, anchor, _follow_input(state, conf), conf,
+                          [*derived.follow.get("amend", []), *(amends or [])], derived.follow)
+        if got is None:
+            note += "; the game record could not follow this correction"
+        else:
+            record, data = got
+            del data["state"], data["transform"]
+            old, new = record_track(game.record), record_track(record)
+            track = doc.get("scores", {})
+            doc = {**doc, "scores": {p: max(0, int(track.get(p, 0)) - old.get(p, 0) + new.get(p, 0))
+                                     for p in game.players}}
+            note += f"; the turns since step {a} followed again" if a else "; the game record started again"
+    return _add_step(db, game, kind, note, doc, doubt, record=record, follow=data)
 
 
 def manual_entry(db: sqlite3.Connection, game: GameInfo, payload: Any) -> Step:
@@ -732,6 +987,99 @@ def undo(db: sqlite3.Connection, game: GameInfo, seq: Any) -> int:
     return cur.rowcount
 
 
+def _superseded_by(rows: list[Step], i: int) -> int | None:
+    """The later step that followed the turns of ``rows[i]`` again (a correction), if any: its
+    question replaces the question of ``rows[i]``."""
+    for r in rows[i + 1:]:
+        if r.follow.get("derived") and (r.follow.get("anchor") or 0) < rows[i].seq:
+            return r.seq
+    return None
+
+
+def questions(db: sqlite3.Connection, game: GameInfo) -> list[dict[str, Any]]:
+    """The players' questions: each step (not undone, not asked again later) whose photos allow
+    turns with different scores, with its alternatives (summary, points, track, totals) and the
+    answer so far (``chosen``: None while unanswered; the first alternative counts until then)."""
+    rows = steps(db, game.id)
+    out = []
+    for i, r in enumerate(rows):
+        q = r.follow.get("question")
+        if not q or _superseded_by(rows, i) is not None:
+            continue
+        out.append({"step": r.seq, "question": QUESTION, "chosen": q.get("chosen"),
+                    "alternatives": [{k: a[k] for k in ("alternative", "summary", "points", "track", "final", "detail",
+                                                        "hidden_followers")} for a in q["alternatives"]]})
+    return out
+
+
+def choose(db: sqlite3.Connection, game: GameInfo, seq: int, payload: Any) -> dict[str, Any]:
+    """Answer step ``seq``'s question with ``{"alternative": i}``.
+
+    The record from that step on becomes ``FollowResult.choose(i)``: the step's turns are those
+    of alternative ``i``, and every later step that inferred turns is followed again on top of
+    it (its answer kept where the same alternative is offered again). The score track of the
+    step and of every later step moves by what the new record scores differently (hand entries
+    are kept). Returns the question as answered and the new scores."""
+    if not isinstance(payload, dict) or set(payload) != {"alternative"}:
+        raise ServiceError('expected {"alternative": i} (the number of the alternative, from 0)')
+    i = payload["alternative"]
+    if not isinstance(i, int) or isinstance(i, bool):
+        raise ServiceError(f"alternative: expected a whole number, got {json.dumps(i)}")
+    rows = steps(db, game.id)
+    idx = next((k for k, r in enumerate(rows) if r.seq == seq), None)
+    if idx is None:
+        raise NotFound(f"step {seq}: no such step (or it was undone)")
+    step = rows[idx]
+    q = step.follow.get("question")
+    if not q:
+        raise NotFound(f"step {seq} asks no question: the turns it followed have only one outcome")
+    again = _superseded_by(rows, idx)
+    if again is not None:
+        raise ServiceError(f"step {seq}: a correction at step {again} followed these turns again; "
+                           f"answer the question of step {again} instead", 409)
+    n = len(q["alternatives"])
+    if not 0 <= i < n:
+        raise ServiceError(f"alternative: step {seq} has alternatives 0 to {n - 1}, not {i}")
+    old_after = {r.seq: (rows[k + 1].record_before if k + 1 < len(rows) else game.record) for k, r in enumerate(rows)}
+    chosen = q["alternatives"][i]
+    current = chosen["record"]
+    new_after = {seq: current}
+    changes = [(step, step.record_before, current,
+                {**step.follow, "question": {**q, "chosen": i}, "turns": chosen["turns"]})]
+    for r in rows[idx + 1:]:
+        before, data = current, r.follow
+        if data.get("derived"):
+            a = data.get("anchor")
+            anchor = next((x for x in rows if x.seq == a), None)
+            got = _derive(new_after.get(a, old_after.get(a)) if a is not None else None, anchor,
+                          _follow_input(parse(r.state), _conf_map(r)), _conf_map(r), data.get("amend", []), data)
+            if got is None:
+                raise ServiceError(f"step {r.seq} cannot be followed after this answer; undo it first", 409)
+            current, data = got
+            del data["state"], data["transform"]
+        new_after[r.seq] = current
+        changes.append((r, before, current, data))
+    for r, before, after, data in changes:
+        old, new = record_track(old_after[r.seq]), record_track(after)
+        doc = dict(r.state)
+        track = doc.get("scores", {})
+        doc["scores"] = {p: max(0, int(track.get(p, 0)) - old.get(p, 0) + new.get(p, 0)) for p in game.players}
+        state = parse(doc)
+        try:
+            totals = score(state).final
+        except Unavailable:
+            totals = {}
+        db.execute("UPDATE steps SET state = ?, totals = ?, track = ?, record_before = ?, follow = ? "
+                   "WHERE game_id = ? AND seq = ?",
+                   (json.dumps(state_to_json(state)), json.dumps(totals), json.dumps(dict(doc["scores"])),
+                    json.dumps(before), json.dumps(data), game.id, r.seq))
+    _bump(db, game.id, current)
+    db.commit()
+    latest = latest_step(db, game.id)
+    return {"step": seq, "alternative": i, "summary": chosen["summary"],
+            "track": latest.track if latest else {}, "totals": latest.totals if latest else {}}
+
+
 # ---------------------------------------------------------------------------------------------
 # reading the game
 def candidates(db: sqlite3.Connection, game: GameInfo, at: Cell) -> list[dict[str, Any]]:
@@ -785,12 +1133,26 @@ def open_json(report: ScoreReport) -> list[dict[str, Any]]:
     return [{**o.to_json(), "points_if_completed": o.points_if_completed, "why": o.detail} for o in report.open]
 
 
-def history(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
-    """The score history: each step's track and totals, and the record's turns replayed."""
-    rows = [{"step": s.seq, "kind": s.kind, "note": s.note, "track": s.track, "totals": s.totals,
-             "created": s.created} for s in steps(db, game.id)]
+def history(db: sqlite3.Connection, game: GameInfo, replayed: bool = True) -> dict[str, Any]:
+    """The score history: each step's track and totals with the turns it inferred (player, tile,
+    points), and (``replayed``) the whole record's turns replayed."""
+    all_steps = steps(db, game.id)
+    rows = []
+    for i, s in enumerate(all_steps):
+        row: dict[str, Any] = {"step": s.seq, "kind": s.kind, "note": s.note, "track": s.track, "totals": s.totals,
+                               "created": s.created, "turns": s.follow.get("turns", []),
+                               "notes": s.follow.get("notes", [])}
+        if s.follow.get("derived"):
+            row["followed_from"] = s.follow.get("anchor")
+            again = _superseded_by(all_steps, i)
+            if again is not None:
+                row["followed_again_at"] = again
+        q = s.follow.get("question")
+        if q:
+            row["question"] = {"chosen": q.get("chosen"), "alternatives": len(q["alternatives"])}
+        rows.append(row)
     turns: list[dict[str, Any]] = []
-    if game.record and game.record.get("turns"):
+    if replayed and game.record and game.record.get("turns"):
         try:
             results, _ = replay(parse_game(game.record))
             turns = [r.to_json() for r in results]
@@ -872,7 +1234,9 @@ def page_view(db: sqlite3.Connection, game: GameInfo) -> dict[str, Any]:
                             "colour": {p: player_colour(p) for p in game.players}, "unavailable": None}
     step = latest_step(db, game.id)
     view["step"] = step
-    view["history"] = history(db, game)
+    view["history"] = history(db, game, replayed=False)
+    view["questions"] = questions(db, game)
+    view["open_questions"] = [q for q in view["questions"] if q["chosen"] is None]
     view["photo"] = latest_photo(db, game)
     try:
         state = current_state(db, game)

@@ -102,3 +102,53 @@ def test_play_through_a_game(server: str, browser, reader, tmp_path: Path) -> No
     page.wait_for_selector("#upload-status.error:has-text('not a photo')")
     page.locator("#final").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "6-final-and-entries.png"), full_page=False)
+
+
+def test_question_is_answered_with_one_tap(browser, reader, tmp_path: Path) -> None:
+    """With following on: two photos whose turns could have scored or not; the page asks
+    "Which happened?", one tap answers, and a second screen shows the new totals."""
+    from test_web_follow import CLOSED, OPENING, reading
+    from werkzeug.serving import make_server
+
+    from web import create_app
+    SHOTS.mkdir(exist_ok=True)
+    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
+                      "SECRET_KEY": "test-secret", "FOLLOW": True})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{srv.server_port}"
+        reader.readings += [reading(OPENING), reading(CLOSED)]
+        page = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True,
+                                   has_touch=True).new_page()
+        page.set_default_timeout(5000)
+        page.goto(base + "/")
+        page.get_by_text("red", exact=True).click()
+        page.get_by_text("blue", exact=True).click()
+        page.get_by_role("button", name="Start the game").click()
+        page.wait_for_url("**/games/*")
+        other = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        other.goto(page.url)
+        photo = tmp_path / "table.jpg"
+        photo.write_bytes(make_jpeg(600, 400))
+        for tiles in ("Read 2 tiles", "Read 3 tiles"):
+            page.set_input_files("#photo-input", str(photo))
+            page.wait_for_selector(f"#upload-status:has-text('{tiles}')")
+        ask = page.locator("#questions")
+        ask.wait_for()
+        assert "Which happened?" in ask.inner_text()
+        ask.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "7-question.png"))
+        other.wait_for_selector("#questions", timeout=4000)
+        ask.get_by_role("button", name="red put a follower on the road they just closed: red +3").click()
+        page.wait_for_selector("#questions", state="detached")
+        page.wait_for_selector(".totals li:first-child .pts:has-text('3')")
+        other.wait_for_selector(".totals li:first-child .pts:has-text('3')", timeout=4000)
+        page.locator("#history").scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "8-after-answer-history.png"), full_page=True)
+        page.locator("#scores").screenshot(path=str(SHOTS / "9-score-history.png"))
+        page.locator("#history").screenshot(path=str(SHOTS / "10-history.png"))
+    finally:
+        srv.shutdown()
+        thread.join(5)

@@ -167,8 +167,24 @@
     }
   }
 
+  // ---- questions: "Which happened?" answered with one tap -------------------------------------
+  async function choose(button) {
+    const form = button.closest("form");
+    form.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      await post("/steps/" + button.dataset.choose + "/choose", { alternative: Number(button.dataset.alternative) });
+      say("Answer saved: " + button.textContent.trim());
+      await refresh(true);
+    } catch (err) {
+      form.querySelectorAll("button").forEach((b) => { b.disabled = false; });
+      say(err.message, true);
+    }
+  }
+
   // event delegation: the live panels are replaced on refresh
   live.addEventListener("click", (e) => {
+    const answer = e.target.closest("button[data-choose]");
+    if (answer) { e.preventDefault(); choose(answer); return; }
     const fig = e.target.closest(".figure");
     if (fig) { openCell(+fig.dataset.x, +fig.dataset.y, { player: fig.dataset.player, on: fig.dataset.on }); return; }
     const cell = e.target.closest(".cell");

@@ -1,0 +1,223 @@
+"""The game page follows the game with ``scorer.follow``: questions when the photos allow turns
+with different scores, answers that replace the record, corrections that feed the record."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from web_helpers import FakeReader, as_reading, make_jpeg, new_game, token, upload
+
+from scorer import Reading, parse_game, parse_state
+from web import create_app
+
+pytest.importorskip("scorer.follow")
+
+Tile = tuple[tuple[int, int], str, int]
+#: The start tile D with a crossroads W west of it: the road D-W is open to the east.
+OPENING: list[Tile] = [((0, 0), "D", 0), ((-1, 0), "W", 0)]
+#: Red's W east of D closes the road W-D-W (3 tiles): no photo shows whether red put a
+#: follower on it (it scored 3 and went home in the same turn).
+CLOSED: list[Tile] = [*OPENING, ((1, 0), "W", 0)]
+
+
+def reading(tiles: Sequence[Tile], meeples: Sequence[dict[str, Any]] = (), low: tuple[tuple[int, int], ...] = ()) -> Reading:
+    doc = {"format": "carcam/state@1", "game": "base", "expansions": [], "options": {}, "players": ["red", "blue"],
+           "tiles": [{"at": list(a), "tile": t, "rot": r} for a, t, r in tiles], "meeples": list(meeples)}
+    return as_reading(parse_state(doc), low=low)
+
+
+@pytest.fixture
+def follow_app(tmp_path: Path, reader: FakeReader) -> Flask:
+    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
+                       "SECRET_KEY": "test-secret", "FOLLOW": True})
+
+
+@pytest.fixture
+def fc(follow_app: Flask) -> FlaskClient:
+    return follow_app.test_client()
+
+
+def photos(client: FlaskClient, reader: FakeReader, *boards: Reading) -> str:
+    """A new game with one uploaded photo per board."""
+    gid = new_game(client)
+    reader.readings += boards
+    for _ in boards:
+        r = upload(client, gid, make_jpeg())
+        assert r.status_code == 201, r.json
+    return gid
+
+
+def final(client: FlaskClient, gid: str) -> dict[str, int]:
+    return dict(client.get(f"/api/games/{gid}/score").json["final"])
+
+
+def turns(client: FlaskClient, gid: str) -> list[tuple[str, str, list[int], Any]]:
+    rec = client.get(f"/api/games/{gid}/record").json
+    return [(t["player"], t["tile"], t["at"], t.get("meeple")) for t in rec["turns"]]
+
+
+def test_ambiguous_step_asks_and_the_answer_changes_the_scores(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
+    body = fc.get(f"/api/games/{gid}/questions").json
+    assert body["open"] == 1
+    (q,) = body["questions"]
+    assert q["step"] == 2 and q["question"] == "Which happened?" and q["chosen"] is None
+    summaries = [a["summary"] for a in q["alternatives"]]
+    assert summaries == ["no follower was put on the closed road: no points",
+                         "red put a follower on the road they just closed: red +3"]
+    assert q["alternatives"][1]["points"] == {"red": 3} and q["alternatives"][1]["hidden_followers"] == 1
+    # the game page asks it, one button per alternative
+    page = fc.get(f"/games/{gid}").get_data(as_text=True)
+    assert "Which happened?" in page and "red put a follower on the road they just closed: red +3" in page
+    assert 'data-choose="2" data-alternative="1"' in page
+    # until answered, the first alternative counts
+    assert final(fc, gid) == {"red": 0, "blue": 0}
+    version = fc.get(f"/api/games/{gid}/version").json["version"]
+    r = fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 1})
+    assert r.status_code == 200, r.json
+    assert r.json["track"] == {"red": 3, "blue": 0} and r.json["version"] > version
+    assert final(fc, gid) == {"red": 3, "blue": 0}
+    assert turns(fc, gid)[-1] == ("red", "W", [1, 0], {"on": "W"})
+    assert fc.get(f"/api/games/{gid}/questions").json["open"] == 0
+    # the score history shows the inferred turn with its points; the page no longer asks
+    step2 = fc.get(f"/api/games/{gid}/history").json["steps"][1]
+    assert step2["turns"][0]["player"] == "red" and step2["turns"][0]["tile"] == "W"
+    assert step2["turns"][0]["points"] == {"red": 3} and step2["question"] == {"chosen": 1, "alternatives": 2}
+    assert step2["totals"] == {"red": 3, "blue": 0}
+    page = fc.get(f"/games/{gid}").get_data(as_text=True)
+    assert 'id="questions"' not in page and "Answered: red put a follower" in page
+    # answering again the other way goes back
+    assert fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 0}).status_code == 200
+    assert final(fc, gid) == {"red": 0, "blue": 0}
+
+
+def test_answer_carries_to_later_photos_and_undo_still_works(fc: FlaskClient, reader: FakeReader) -> None:
+    later = [*CLOSED, ((0, 1), "A", 0)]  # blue's monastery south of D, with its monk
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED),
+                 reading(later, [{"player": "blue", "at": [0, 1], "on": "C"}]))
+    assert final(fc, gid)["red"] == 0
+    r = fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 1})
+    assert r.status_code == 200 and r.json["track"]["red"] == 3
+    hist = fc.get(f"/api/games/{gid}/history").json["steps"]
+    assert [s["track"]["red"] for s in hist] == [0, 3, 3]
+    assert hist[2]["turns"][0]["player"] == "blue" and hist[2]["turns"][0]["follower"] == "monastery"
+    assert turns(fc, gid)[-2:] == [("red", "W", [1, 0], {"on": "W"}), ("blue", "A", [0, 1], {"on": "C"})]
+    # undo the last photo: the answer stays; undo the asking photo: the question goes
+    assert fc.post(f"/api/games/{gid}/undo", json={"step": 3}).json["undone"] == 1
+    assert final(fc, gid)["red"] == 3 and len(turns(fc, gid)) == 2
+    assert fc.post(f"/api/games/{gid}/undo", json={"step": 2}).json["undone"] == 1
+    assert fc.get(f"/api/games/{gid}/questions").json == {"questions": [], "open": 0}
+    assert len(turns(fc, gid)) == 1
+
+
+def test_bad_choices_are_clear_4xx(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
+    cases: list[tuple[int, Any, int, str]] = [
+        (2, {"alternative": 2}, 400, "alternatives 0 to 1"),
+        (2, {"alternative": -1}, 400, "alternatives 0 to 1"),
+        (2, {"alternative": "1"}, 400, "whole number"),
+        (2, {"alternative": True}, 400, "whole number"),
+        (2, {"choice": 1}, 400, '{"alternative": i}'),
+        (2, [1], 400, '{"alternative": i}'),
+        (1, {"alternative": 0}, 404, "asks no question"),
+        (9, {"alternative": 0}, 404, "no such step"),
+    ]
+    for seq, body, status, words in cases:
+        r = fc.post(f"/api/games/{gid}/steps/{seq}/choose", json=body)
+        assert r.status_code == status and words in r.json["error"], (seq, body, r.json)
+    r = fc.post(f"/api/games/{gid}/steps/2/choose", data="{bad", content_type="application/json")
+    assert r.status_code == 400 and "JSON" in r.json["error"]
+    assert fc.post(f"/api/games/{gid}/steps/x/choose", json={"alternative": 0}).status_code == 404
+    assert fc.post("/api/games/nope/steps/2/choose", json={"alternative": 0}).status_code == 404
+    assert fc.get("/api/games/nope/questions").status_code == 404
+    assert final(fc, gid) == {"red": 0, "blue": 0}
+
+
+def test_answer_from_the_page_form(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
+    r = fc.post(f"/games/{gid}/steps/2/choose", data={"alternative": "1", "csrf_token": token(fc)})
+    assert r.status_code == 303
+    assert final(fc, gid) == {"red": 3, "blue": 0}
+    r = fc.post(f"/games/{gid}/steps/2/choose", data={"alternative": "x", "csrf_token": token(fc)})
+    assert r.status_code == 400
+
+
+def test_tile_correction_survives_the_next_photo(fc: FlaskClient, reader: FakeReader) -> None:
+    # the reader sees U (a straight road) east of D, surely, but it is V (a curve)
+    misread = [*OPENING, ((1, 0), "U", 0)]
+    gid = photos(fc, reader, reading(OPENING), reading(misread))
+    assert turns(fc, gid)[-1][1:3] == ("U", [1, 0])
+    r = fc.post(f"/api/games/{gid}/tiles", json={"at": [1, 0], "tile": "V", "rot": 0})
+    assert r.status_code == 200 and "followed again" in r.json["note"]
+    assert turns(fc, gid)[-1][1:3] == ("V", [1, 0])
+    # the next photo reads U again (and a new tile): the correction stands, in board and record
+    reader.readings.append(reading([*misread, ((0, 1), "A", 0)]))
+    body = upload(fc, gid, make_jpeg()).json
+    assert {"at": [1, 0], "tile": "V", "rot": 0} in body["state"]["tiles"]
+    assert any("kept V" in w for w in body["warnings"])
+    assert [t[1:3] for t in turns(fc, gid)] == [("W", [-1, 0]), ("V", [1, 0]), ("A", [0, 1])]
+
+
+def test_correcting_a_tile_of_an_earlier_photo_rewrites_its_turn(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading([*OPENING, ((1, 0), "U", 0)]),
+                 reading([*OPENING, ((1, 0), "U", 0), ((0, 1), "A", 0)]))
+    r = fc.post(f"/api/games/{gid}/tiles", json={"at": [1, 0], "tile": "V", "rot": 0})
+    assert r.status_code == 200
+    assert [t[1:3] for t in turns(fc, gid)] == [("W", [-1, 0]), ("V", [1, 0]), ("A", [0, 1])]
+
+
+def test_figure_correction_amends_the_turn_that_laid_the_tile(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading([*OPENING, ((1, 0), "V", 0)]),
+                 reading([*OPENING, ((1, 0), "V", 0), ((0, 1), "A", 0)]))
+    who = turns(fc, gid)[1][0]
+    # the reader missed a thief on the curve laid two photos ago
+    r = fc.post(f"/api/games/{gid}/figures", json={"action": "add", "player": who, "at": [1, 0], "on": "W"})
+    assert r.status_code == 200
+    assert turns(fc, gid)[1] == (who, "V", [1, 0], {"on": "W"})
+    # and a later photo that shows it does not call it unexplained
+    reader.readings.append(reading([*OPENING, ((1, 0), "V", 0), ((0, 1), "A", 0), ((1, 1), "V", 90)],
+                                   [{"player": who, "at": [1, 0], "on": "W"}]))
+    body = upload(fc, gid, make_jpeg()).json
+    assert not [w for w in body["warnings"] if "not explained" in w or "not there before" in w], body["warnings"]
+    assert {"player": who, "at": [1, 0], "on": "W"} in body["state"]["meeples"]
+
+
+def test_correction_asks_again_and_keeps_the_answer(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
+    assert fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 1}).status_code == 200
+    # a correction that keeps the closing tile re-follows step 2: same question, same answer
+    r = fc.post(f"/api/games/{gid}/tiles", json={"at": [1, 0], "tile": "W", "rot": 0})
+    assert r.status_code == 200
+    (q,) = fc.get(f"/api/games/{gid}/questions").json["questions"]
+    assert q["step"] == 3 and q["chosen"] == 1
+    assert final(fc, gid) == {"red": 3, "blue": 0}
+    r = fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 0})
+    assert r.status_code == 409 and "step 3" in r.json["error"]
+    assert fc.post(f"/api/games/{gid}/steps/3/choose", json={"alternative": 0}).status_code == 200
+    assert final(fc, gid) == {"red": 0, "blue": 0}
+
+
+def test_old_database_gets_the_follow_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE steps (id INTEGER PRIMARY KEY, game_id TEXT, seq INTEGER, kind TEXT, note TEXT, "
+                     "photo_id INTEGER, state TEXT, doubtful TEXT, record_before TEXT, totals TEXT, track TEXT, "
+                     "undone INTEGER NOT NULL DEFAULT 0, created TEXT);")
+    db.close()
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "k", "READER": FakeReader()})
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    cols = [r[1] for r in sqlite3.connect(path).execute("PRAGMA table_info(steps)")]
+    assert "follow" in cols
+
+
+def test_record_replays(fc: FlaskClient, reader: FakeReader) -> None:
+    gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
+    fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 1})
+    assert parse_game(fc.get(f"/api/games/{gid}/record").json).turns[-1].meeple == "W"
