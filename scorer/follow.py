@@ -334,6 +334,15 @@ def align(ref: Mapping[Cell, tuple[TileType, int]], state: State,
         for v in votes:
             candidates.update(Transform(q, dx, dy) for (dx, dy), _ in v.most_common(3))
 
+    if not candidates:
+        # nothing in the photo matches a tile seen before (a badly misread photo): fall back to
+        # laying the two boards' bounding boxes on each other, in each rotation
+        rx = min(c[0] for c in ref)
+        ry = min(c[1] for c in ref)
+        for q in (0, 90, 180, 270):
+            turned = [rotate_cell(e.at, q) for e in state.tiles]
+            candidates.add(Transform(q, rx - min(x for x, _ in turned), ry - min(y for _, y in turned)))
+
     def score(t: Transform) -> tuple[int, int, int]:
         same = alike = covered = 0
         for e in state.tiles:

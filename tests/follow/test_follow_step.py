@@ -205,3 +205,16 @@ def test_follow_states_takes_the_first_alternative() -> None:
     record, results = follow_states(states)
     assert len(results) == len(states)
     assert len(record.turns) == len(states) - 1
+
+
+def test_align_falls_back_when_no_tile_of_the_photo_was_seen_before() -> None:
+    """A photo misread so badly that no tile id matches still aligns (no crash) by bounding box."""
+    from scorer.catalog import load_catalog
+    from scorer.follow import align
+    from scorer.formats import State, TileEntry
+    cat = load_catalog()
+    ref = {(0, 0): (cat.get("D"), 0), (1, 0): (cat.get("U"), 0), (2, 0): (cat.get("U"), 0), (3, 0): (cat.get("V"), 0)}
+    photo = State(players=("red", "blue"), tiles=(TileEntry((5, 5), cat.get("C"), 0), TileEntry((6, 5), cat.get("B"), 0)))
+    transform, matched = align(ref, photo, [])
+    assert matched == 0
+    assert transform.cell((5, 5)) in ref
