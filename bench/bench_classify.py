@@ -101,23 +101,23 @@ def run_one(reader: BoardReader, jpeg: bytes, truth: Reading, tally: Tally, labe
                        fast=True).scale
     grid = true_grid(truth, scale)
     seen: dict[str, Any] = {}
-    real_locate, real_decode = reader_mod.locate, reader_mod.decode
+    real_locate, real_decode = reader_mod.locate_candidates, reader_mod.decode
 
-    def fake_locate(work: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
-        return grid, tile_mask(work, cfg)[1]
+    def fake_locate(work: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+        return [(0.0, grid)], tile_mask(work, cfg)[1]
 
     def spy_decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Any], *a: Any, **k: Any) -> Any:
         dec = real_decode(unary, templates, *a, **k)
         seen.update(unary=unary, templates=templates, dec=dec)
         return dec
 
-    reader_mod.locate, reader_mod.decode = fake_locate, spy_decode  # type: ignore[assignment]
+    reader_mod.locate_candidates, reader_mod.decode = fake_locate, spy_decode  # type: ignore[assignment]
     try:
         t0 = time.perf_counter()
         reading = reader.read(img, game="base", players=truth.state.players)
         tally.seconds += time.perf_counter() - t0
     finally:
-        reader_mod.locate, reader_mod.decode = real_locate, real_decode
+        reader_mod.locate_candidates, reader_mod.decode = real_locate, real_decode
     unary, templates, dec = seen["unary"], seen["templates"], seen["dec"]
     truth_cells = {t.at: t for t in truth.state.tiles}
     tally.photos += 1

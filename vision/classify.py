@@ -162,7 +162,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     ME = np.stack([(t.soft.reshape(-1, 4) @ M) if t.soft is not None else M[t.classes.ravel()]
                    for t in templates])  # (T, P, 4)
     w_pts = point_weights(n, cfg)
-    ll = cell_logliks(post, occupied, n, ME, w_pts)
+    ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
     if int(cfg.get("em_iterations", 0)) > 0 and occupied.any():
         maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
         for _ in range(int(cfg["em_iterations"])):
@@ -173,12 +173,30 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
                                                           tuple(ccfg["lab_weights"]))
             post[ignore_top] = 0.25
-            ll = cell_logliks(post, occupied, n, ME, w_pts)
+            ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
+    ll = ll + unknown_offset(ll, cfg)
     blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))
     return out, protos
+
+
+def unknown_offset(ll: np.ndarray, cfg: dict[str, Any]) -> float:
+    """Shift that calibrates the log-likelihoods (C, T) to this photo before the reader's
+    "not a tile of this game" test (best log-likelihood below ``unknown_min_loglik``).
+
+    How well the best template fits depends on the edition's art and the light as much as on
+    the tile: on an edition whose cities are brownish orange every city cell fits worse than
+    on the edition the colours were set for. So a cell is unknown only when it also fits
+    ``unknown_rel_drop`` worse than the photo's median cell, but always below
+    ``unknown_floor_loglik``. Adding the same constant to every log-likelihood changes no
+    ranking, decoding or confidence; only the unknown test moves."""
+    if not len(ll):
+        return 0.0
+    limit = float(cfg["unknown_min_loglik"])
+    relative = float(np.median(ll.max(1))) - float(cfg["unknown_rel_drop"])
+    return limit - max(float(cfg["unknown_floor_loglik"]), min(limit, relative))
 
 
 def point_weights(n: int, cfg: dict[str, Any]) -> np.ndarray:
@@ -194,18 +212,37 @@ def point_weights(n: int, cfg: dict[str, Any]) -> np.ndarray:
     return (w / w.mean()).ravel()
 
 
-def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray, w_pts: np.ndarray) -> np.ndarray:
+def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray, w_pts: np.ndarray,
+                 cfg: dict[str, Any] | None = None) -> np.ndarray:
     """(cells, T) mean log-likelihood of every template for every occupied cell (row-major order).
 
     Pixel posteriors are pooled on an n x n grid per cell; each point's observation is compared
-    with each template's expected observation (its class map through the confusion matrix)."""
+    with each template's expected observation (its class map through the confusion matrix).
+    Tiles on a real table lie a little off the fitted grid (laid loosely, or the grid fit is off
+    by a fraction of a tile in part of the photo), so each template may also be compared with
+    the cell's window moved by ``align_shift`` tile sides in x and/or y, at a cost of
+    ``align_penalty`` per moved axis; its best fit counts."""
     rows, cols = occupied.shape
     patch = post.shape[0] // rows
     b = patch // n
-    pooled = post[: rows * patch, : cols * patch].reshape(rows, n, b, cols, n, b, 4).mean((2, 5))
-    obs = pooled.transpose(0, 2, 1, 3, 4)[occupied].reshape(-1, n * n, 4)  # (C, P, 4)
-    lik = np.einsum("tpc,kpc->ktp", ME, obs)
-    return (np.log(lik + 1e-6) * w_pts).mean(-1)  # type: ignore[no-any-return]
+    d = int(round(patch * float((cfg or {}).get("align_shift", 0.0))))
+    shifts = [(0, 0)] if d <= 0 else [(dy, dx) for dy in (-d, 0, d) for dx in (-d, 0, d)]
+    pen = float((cfg or {}).get("align_penalty", 0.0))
+    padded = np.pad(post[: rows * patch, : cols * patch].astype(np.float32), ((d, d), (d, d), (0, 0)), mode="edge")
+    # mean of the b x b block starting at (y, x) sits at (y, x) + anchor of the box filter
+    box = cv2.blur(padded, (b, b))
+    a = b // 2
+    MEt = np.ascontiguousarray(ME.transpose(1, 2, 0), dtype=np.float32)  # (P, 4, T)
+    w = (w_pts / len(w_pts)).astype(np.float32)
+    best: np.ndarray | None = None
+    for dy, dx in shifts:
+        y0, x0 = d + dy + a, d + dx + a
+        pooled = box[y0: y0 + rows * patch: b, x0: x0 + cols * patch: b]  # (rows*n, cols*n, 4)
+        obs = pooled.reshape(rows, n, cols, n, 4).transpose(0, 2, 1, 3, 4)[occupied].reshape(-1, n * n, 4)
+        lik = np.matmul(obs.transpose(1, 0, 2), MEt)  # (P, C, T)
+        ll = np.einsum("p,pct->ct", w, np.log(lik + 1e-6)) - pen * ((dy != 0) + (dx != 0))
+        best = ll if best is None else np.maximum(best, ll)
+    return best.astype(np.float64)  # type: ignore[union-attr]
 
 
 def _prototype_posteriors(lab: np.ndarray, px: np.ndarray, w: np.ndarray, protos: np.ndarray,

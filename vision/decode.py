@@ -69,6 +69,7 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
                         cand[c].append(k)
     choice = {c: cand[c][0] for c in cells}
     ep, bp = float(cfg["edge_penalty"]), float(cfg["box_penalty"])
+    trust = _trust(unary, cand, cfg)
     compat_cache: dict[tuple[int, int, str], bool] = {}
 
     def comp(a: int, b: int, e: str) -> bool:
@@ -82,7 +83,7 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
         for e in EDGES:
             nb = neighbour(c, e)
             if nb in choice:
-                s += 0.0 if comp(k, choice[nb], e) else -ep
+                s += 0.0 if comp(k, choice[nb], e) else -ep * trust[nb]
         tid = templates[k].tile.id
         if tid is not None and tid in box:
             over = counts[tid] + 1 - box[tid]
@@ -114,6 +115,24 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
         p /= p.sum()
         conf[c] = float(p[cand[c].index(choice[c])])
     return Decoded(choice, conf, cand)
+
+
+def _trust(unary: dict[tuple[int, int], np.ndarray], cand: dict[tuple[int, int], list[int]],
+           cfg: dict[str, Any]) -> dict[tuple[int, int], float]:
+    """How much each cell's current choice may constrain its neighbours (0..1).
+
+    A cell whose evidence barely separates its best two candidates is as likely wrong as
+    right; a mismatch with it costs its neighbours only part of ``edge_penalty`` (its unary
+    margin over ``trust_margin``, at least ``trust_min``), so one weak cell does not force the
+    cells around it to change, while it still follows its confident neighbours."""
+    ref = float(cfg.get("trust_margin", 0.0))
+    lo = float(cfg.get("trust_min", 1.0))
+    out = {}
+    for c, ks in cand.items():
+        top = np.sort(unary[c][ks])[::-1]
+        margin = float(top[0] - top[1]) if len(top) > 1 else ref
+        out[c] = 1.0 if ref <= 0 else float(np.clip(margin / ref, lo, 1.0))
+    return out
 
 
 def _same_rot(t: Template, rot: int) -> bool:

@@ -161,6 +161,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
     near = cv2.dilate(board_mask.astype(np.uint8), np.ones((k * 3, k * 3), np.uint8)) > 0
     fieldmask = None
+    lab_full: np.ndarray | None = None
     out: list[Blob] = []
     for name, spec in cfg["colours"].items():
         if colours is not None and name not in colours:
@@ -180,10 +181,31 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 continue
             ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
             pts = np.c_[xs + x, ys + y].astype(np.float64)
+            if "min_contrast" in spec:
+                if lab_full is None:
+                    lab_full = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
+                if _contrast(lab_full, lab_img, i, (x, y, w, h), k) < float(spec["min_contrast"]):
+                    continue
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is not None and a_lo <= b.area <= a_hi:
                 out.append(b)
     return out
+
+
+def _contrast(lab: np.ndarray, labels: np.ndarray, i: int, bbox: tuple[int, int, int, int], k: int) -> float:
+    """Lab distance between a component's mean colour and the median of a ring around it.
+
+    A wooden figure stands out from what surrounds it; a darker patch of printed grass, which
+    passes a green colour rule on some editions, fades into its own field."""
+    x, y, w, h = bbox
+    x0, y0 = max(0, x - k), max(0, y - k)
+    x1, y1 = min(labels.shape[1], x + w + k), min(labels.shape[0], y + h + k)
+    inside = (labels[y0:y1, x0:x1] == i).astype(np.uint8)
+    ring = (cv2.dilate(inside, np.ones((k, k), np.uint8)) > 0) & (inside == 0)
+    if not ring.any():
+        return float("inf")
+    patch = lab[y0:y1, x0:x1]
+    return float(np.linalg.norm(patch[inside > 0].mean(axis=0) - np.median(patch[ring], axis=0)))
 
 
 def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Grid, cam: Camera,

@@ -6,8 +6,10 @@
    through both vanishing points is the table plane's horizon: sending it to infinity removes
    the perspective, an affine map makes the two families the x and y axes.
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
-   positions strong, tile centres weak) gives pitch and phase per axis, which also fixes the
-   aspect ratio. Missing tiles and holes only remove teeth from the comb.
+   positions strong, tile centres weak) proposes pitches and phases per axis (its best peaks,
+   their halves, thirds and doubles, the other axis's pitches). Every square-ish pair is checked
+   cheaply on the rectified board (cell borders are seams, cell middles are not); the comb's own
+   best and the best-checked pairs are returned, and the reader classifies a few of them.
 4. The grid is turned by a multiple of 90 degrees so that north is the image top, and every cell
    whose rectified patch is mostly tile-coloured holds a tile.
 """
@@ -251,78 +253,47 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     return pitches, best_ph, best_sc, best_mean
 
 
-def _pitch_axis(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[str, Any]) -> tuple[float, float, float]:
-    """(pitch, phase, score) of the seams along one rectified axis.
+def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[str, Any],
+                     other: tuple[float, ...] = (),
+                     comb: tuple[np.ndarray, ...] | None = None) -> list[tuple[float, float, float]]:
+    """(pitch, phase, comb score) hypotheses for one rectified axis, best comb score first.
 
     The comb's best pitch is often a multiple of the true one (wood grain, the board's outline and
-    long straight roads line up every few tiles). So its divisors are tried, smallest first: a
-    divisor whose mean seam-minus-midline contrast keeps ``divisor_ratio`` of the winner's is the
-    pitch (on a true pitch's multiple, the midlines are seams and the contrast drops). Finally the
-    pitch is refined in steps of ``pitch_fine_step`` around it."""
+    long straight roads line up every few tiles) and sometimes half of it (roads through tile
+    centres), so one answer is not enough: the comb's ``pitch_peaks`` strongest local maxima and
+    the ``pitch_factors`` multiples of its best pitch are all kept, each refined in steps of
+    ``pitch_fine_step`` within 3 percent. Tiles are square, so the other axis's pitches
+    (``other``) are tried too, each at the comb's best within ``cross_window`` of it (the affine
+    frame stretches one axis against the other). The grid check (:func:`_grid_check`) chooses.
+    ``comb``: the coarse comb of this profile when already computed."""
     mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
-    ps, phs, scs, means = _comb(profile, pmin, pmax, mt, tp)
-    j = int(np.argmax(scs))
-    best = float(ps[j])
-    for k in range(int(cfg["max_divisor"]), 1, -1):
-        q = best / k
-        if q < pmin:
-            continue
-        i = int(np.argmin(np.abs(ps - q)))
-        win = (np.abs(ps - q) <= max(1.0, 0.03 * q))
-        i = int(np.argmax(np.where(win, means, -np.inf)))
-        if means[i] > 0 and means[i] >= float(cfg["divisor_ratio"]) * means[j]:
-            best = float(ps[i])
-            break
+    ps, _, scs, _ = comb if comb is not None else _comb(profile, pmin, pmax, mt, tp)
+    if not np.isfinite(scs).any():
+        return []
+    fin = np.where(np.isfinite(scs), scs, -np.inf)
+    loc = np.nonzero((fin >= np.r_[-np.inf, fin[:-1]]) & (fin >= np.r_[fin[1:], -np.inf]) & np.isfinite(fin))[0]
+    loc = loc[np.argsort(-fin[loc])][: int(cfg["pitch_peaks"])]
+    best = float(ps[int(np.argmax(fin))])
+    cw = float(cfg["cross_window"])
+    targets = [(float(ps[i]), 0.03) for i in loc] + [(best * float(f), 0.03) for f in cfg["pitch_factors"]]
+    targets += [(float(t), cw) for t in other]
     fs = float(cfg["pitch_fine_step"])
-    ps2, phs2, scs2, _ = _comb(profile, best * 0.97, best * 1.03, mt, tp, fs)
-    i = int(np.argmax(scs2))
-    return float(ps2[i]), float(phs2[i]), float(scs2[i])
-
-
-def _square_pitches(ax: tuple[np.ndarray, float, float], ay: tuple[np.ndarray, float, float], pmin: float,
-                    cfg: dict[str, Any]) -> tuple[float, float, float, float]:
-    """Make the two axes' pitches agree with square tiles.
-
-    The affine frame only stretches one axis against the other by the foreshortening of a tilt up
-    to about 50 degrees, so pitches further apart than ``max_aspect`` mean one axis found a
-    multiple or a divisor of its pitch. Both repairs (divide the larger, multiply the smaller by
-    the rounded ratio) are tried; the one whose comb contrast keeps more of its axis's best wins."""
-    (fx, px, phx), (fy, py, phy) = ax, ay
-    ma = float(cfg["max_aspect"])
-    ratio = max(px, py) / min(px, py)
-    if ratio <= ma or not cfg.get("square_fix", False):
-        return px, phx, py, phy
-    k = max(2, int(round(ratio)))
-    mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
-    big_x = px > py
-    (fb, pb), (fs, ps) = ((fx, px), (fy, py)) if big_x else ((fy, py), (fx, px))
-    options = []
-    for prof, target, which in ((fb, pb / k, "big"), (fs, ps * k, "small")):
-        if target < pmin * 0.9 or target > len(prof) * 0.9:
+    out: list[tuple[float, float, float]] = []
+    for t, win in targets:
+        if t < pmin * 0.97 or t > len(profile) / mt:
             continue
-        p_all, ph_all, _, m_all = _comb(prof, max(pmin * 0.9, target * 0.93), target * 1.07, mt, tp, 0.5)
-        ref = _comb(prof, pmin, len(prof) * 0.9, mt, tp)[3].max()
-        i = int(np.argmax(m_all))
-        options.append((m_all[i] / max(ref, 1e-9), float(p_all[i]), float(ph_all[i]), which))
-    if not options:
-        return px, phx, py, phy
-    _, p_new, ph_new, which = max(options)
-    if (which == "big") == big_x:
-        return p_new, ph_new, py, phy
-    return px, phx, p_new, ph_new
-
-
-def _joint_pitch(cx: tuple[np.ndarray, np.ndarray, np.ndarray], cy: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 max_ratio: float) -> tuple[float, float, float, float]:
-    """Pitch and phase on both axes maximising the summed comb score, with the two pitches
-    within ``max_ratio`` of each other (tiles are square; the affine frame only stretches)."""
-    px, phx, sx = cx
-    py, phy, sy = cy
-    ratio = px[:, None] / py[None, :]
-    tot = sx[:, None] + sy[None, :]
-    tot = np.where((ratio <= max_ratio) & (ratio >= 1 / max_ratio), tot, -np.inf)
-    i, j = np.unravel_index(int(np.argmax(tot)), tot.shape)
-    return float(px[i]), float(phx[i]), float(py[j]), float(phy[j])
+        if win > 0.03:  # the comb's best near the other axis's pitch
+            sel = np.abs(ps / t - 1) <= win
+            if not np.isfinite(fin[sel]).any():
+                continue
+            t = float(ps[sel][int(np.argmax(fin[sel]))])
+        if any(abs(t - p) < 0.03 * t for p, _, _ in out):
+            continue
+        ps2, phs2, scs2, _ = _comb(profile, t * 0.97, t * 1.03, mt, tp, fs)
+        i = int(np.argmax(scs2))
+        if np.isfinite(scs2[i]):
+            out.append((float(ps2[i]), float(phs2[i]), float(scs2[i])))
+    return out
 
 
 def _on_tiles(segs: np.ndarray, tilecol: np.ndarray, offset: float) -> np.ndarray:
@@ -344,8 +315,26 @@ def _on_tiles(segs: np.ndarray, tilecol: np.ndarray, offset: float) -> np.ndarra
     return keep
 
 
-def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
-    """Fit the board grid in a (work-resolution) BGR image; returns the grid and the tile mask."""
+@dataclass
+class _Rectified:
+    """The board plane after rectification, with what the pitch search and its check need."""
+
+    R: np.ndarray  # work pixels -> rectified pixels
+    size: tuple[int, int]  # rectified (width, height)
+    rmask: np.ndarray  # board region, rectified
+    tile: np.ndarray  # tile-colour mask, rectified
+    gx: np.ndarray  # |d/dx| of the rectified grey image on and near the board
+    gy: np.ndarray  # |d/dy|
+    prof_x: np.ndarray  # seam profiles along x and y (smoothed)
+    prof_y: np.ndarray
+    region_pts: np.ndarray  # sample of board-region pixels (work image)
+    tilecol: np.ndarray  # tile-colour mask of the work image
+    shape: tuple[int, int]  # work image (h, w)
+
+
+def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
+    """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
+    profiles (steps 1-3 of the module docstring, up to the pitch search)."""
     h, w = bgr.shape[:2]
     green, tilecol = tile_mask(bgr, cfg)
     novel = table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
@@ -435,16 +424,105 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
     lw = float(cfg["segment_weight"])
     prof_x = (gx.sum(0) + lw * lines_img_x.sum(0)) / sup_x
     prof_y = (gy.sum(1) + lw * lines_img_y.sum(1)) / sup_y
-    pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
     pfx = cv2.GaussianBlur(prof_x.reshape(1, -1), (1, 0), 1.0).ravel()
     pfy = cv2.GaussianBlur(prof_y.reshape(1, -1), (1, 0), 1.0).ravel()
-    px, phx, _ = _pitch_axis(pfx, pmin, min(pmax, size[0] * 0.9), cfg)
-    py, phy, _ = _pitch_axis(pfy, pmin, min(pmax, size[1] * 0.9), cfg)
-    px, phx, py, phy = _square_pitches((pfx, px, phx), (pfy, py, phy), pmin, cfg)
+    tile = cv2.warpPerspective(tilecol.astype(np.uint8), R, size, flags=cv2.INTER_NEAREST) > 0
+    return _Rectified(R=R, size=size, rmask=rmask, tile=tile, gx=gx, gy=gy, prof_x=pfx, prof_y=pfy,
+                      region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w))
+
+
+@dataclass
+class _Check:
+    """Per-photo data of the grid check: integral images of edge and tile-colour masks."""
+
+    cx: np.ndarray  # cumulative count down each column of "x-edge here" (rows + 1, cols)
+    cy: np.ndarray  # cumulative count along each row of "y-edge here" (rows, cols + 1)
+    ct: np.ndarray  # integral image of the rectified tile-colour mask (rows + 1, cols + 1)
+
+
+def _check_data(rc: _Rectified, cfg: dict[str, Any]) -> _Check:
+    """Edge masks for the grid check: a pixel is on an x-edge (y-edge) when its |d/dx| (|d/dy|),
+    averaged over ``check_run`` pixels along the line (grass texture fades, straight seams stay),
+    is above the ``check_edge_pct`` percentile of the board's; widened by ``check_band`` pixels
+    across the line so that a seam off by a pixel or two still counts."""
+    pct = float(cfg["check_edge_pct"])
+    band = int(cfg["check_band"])
+    run = int(cfg["check_run"])
+    out = []
+    for g, across, along in ((rc.gx, (2 * band + 1, 1), (1, run)), (rc.gy, (1, 2 * band + 1), (run, 1))):
+        g = cv2.blur(g, along)  # (w, h) kernels: averaged along the line, texture fades, seams stay
+        vals = g[rc.rmask]
+        thr = float(np.percentile(vals, pct)) if len(vals) else 0.0
+        e = ((g > thr) & rc.rmask).astype(np.uint8)
+        out.append(cv2.dilate(e, np.ones(across[::-1], np.uint8)).astype(np.int32))
+    ex, ey = out
+    cx = np.vstack([np.zeros((1, ex.shape[1]), np.int32), np.cumsum(ex, 0)])
+    cy = np.hstack([np.zeros((ey.shape[0], 1), np.int32), np.cumsum(ey, 1)])
+    ct = cv2.integral(rc.tile.astype(np.uint8))
+    return _Check(cx=cx, cy=cy, ct=ct)
+
+
+def _grid_check(rc: _Rectified, chk: _Check, px: float, phx: float, py: float, phy: float,
+                cfg: dict[str, Any]) -> float:
+    """How well a candidate grid explains the board, without classifying tiles.
+
+    Cells mostly of tile colour (``check_tile_min``) are judged. Their borders should be seams
+    (the share of a border's length on an edge across it); per axis, the even and the odd grid
+    lines are averaged apart and the weaker parity counts, so that half the true pitch, which
+    puts tile centres on every other line, gains nothing. The lines through the cells' middles
+    and thirds should not be seams: the strongest of these six lines, its median over the cells,
+    is subtracted (a multiple of the true pitch has seams there in every cell; roads and city
+    edges through some tiles' middles do not move the median). The difference is shrunk by n / (n +
+    ``check_prior_cells``) over the n judged cells, so that one or two lucky cells do not win."""
+    h, w = rc.rmask.shape
+    xs = np.arange(np.floor(-phx / px), np.ceil((w - phx) / px) + 1) * px + phx
+    ys = np.arange(np.floor(-phy / py), np.ceil((h - phy) / py) + 1) * py + phy
+    xs = xs[(xs >= 0) & (xs <= w - 1)]
+    ys = ys[(ys >= 0) & (ys <= h - 1)]
+    if len(xs) < 2 or len(ys) < 2:
+        return -np.inf
+    x0, x1 = xs[:-1], xs[1:]
+    y0, y1 = ys[:-1], ys[1:]
+    X0, Y0 = np.meshgrid(x0, y0)
+    X1, Y1 = np.meshgrid(x1, y1)
+    ix0, ix1, iy0, iy1 = (np.round(a).astype(int) for a in (X0, X1, Y0, Y1))
+    area = np.maximum((ix1 - ix0) * (iy1 - iy0), 1)
+    tiles = (chk.ct[iy1, ix1] - chk.ct[iy0, ix1] - chk.ct[iy1, ix0] + chk.ct[iy0, ix0]) / area
+    on = tiles >= float(cfg["check_tile_min"])
+    if not on.any():
+        return -np.inf
+
+    def vline(x: np.ndarray) -> np.ndarray:  # share of a vertical line through the cell on an x-edge
+        xi = np.clip(np.round(x).astype(int), 0, w - 1)
+        return (chk.cx[iy1, xi] - chk.cx[iy0, xi]) / np.maximum(iy1 - iy0, 1)
+
+    def hline(y: np.ndarray) -> np.ndarray:
+        yi = np.clip(np.round(y).astype(int), 0, h - 1)
+        return (chk.cy[yi, ix1] - chk.cy[yi, ix0]) / np.maximum(ix1 - ix0, 1)
+
+    ii, jj = np.meshgrid(np.arange(len(x0)), np.arange(len(y0)))
+
+    def parity_min(a: np.ndarray, b: np.ndarray, k: np.ndarray) -> float:
+        """The weaker of the even and the odd lines' mean coverage (a: low borders, b: high)."""
+        vals = np.r_[a[on], b[on]]
+        par = np.r_[k[on] % 2, (k[on] + 1) % 2]
+        if (par == 0).all() or (par == 1).all():
+            return float(vals.mean())
+        return float(min(vals[par == 0].mean(), vals[par == 1].mean()))
+
+    border = (parity_min(vline(X0), vline(X1), ii) + parity_min(hline(Y0), hline(Y1), jj)) / 2
+    inner = max(max(np.median(vline(X0 + f * (X1 - X0))[on]), np.median(hline(Y0 + f * (Y1 - Y0))[on]))
+                for f in (1 / 3, 1 / 2, 2 / 3))
+    n = float(on.sum())
+    return float((border - inner) * n / (n + float(cfg["check_prior_cells"])))
+
+
+def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> Grid:
+    """The board grid of rectified pitch and phase, turned north up, spanning the board region."""
+    h, w = rc.shape
     U = np.array([[1 / px, 0, -phx / px], [0, 1 / py, -phy / py], [0, 0, 1]])
-    H = U @ R
-    H = _north_up(H, w, h)
-    bpts = _apply(H, np.c_[xs[::step], ys[::step]])
+    H = _north_up(U @ rc.R, w, h)
+    bpts = _apply(H, rc.region_pts)
     c0, r0 = np.floor(np.percentile(bpts, 0.2, axis=0)).astype(int)
     c1, r1 = np.ceil(np.percentile(bpts, 99.8, axis=0)).astype(int)
     if (c1 - c0) * (r1 - r0) > 900:
@@ -454,7 +532,69 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
     a = _apply(Hinv, c)
     b = _apply(Hinv, c + [1, 0])
     pitch = float(np.hypot(*(b - a)[0]))
-    return Grid(H=H, cols=range(c0, c1), rows=range(r0, r1), pitch_px=pitch), tilecol
+    return Grid(H=H, cols=range(c0, c1), rows=range(r0, r1), pitch_px=pitch)
+
+
+def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+    """Grid hypotheses for a (work-resolution) BGR image, best grid check first, and the tile mask.
+
+    Per axis the comb proposes several pitches (:func:`_axis_candidates`); every pair whose
+    pitches are within ``max_aspect`` of each other (tiles are square, the affine frame only
+    stretches by the foreshortening) is checked with :func:`_grid_check`. The comb's best pair
+    comes first, then the best-checked others, ``locate_keep`` in all, with their check scores."""
+    rc = _rectify(bgr, cfg)
+    side = float(cfg["rectified_side"])
+    pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
+    hi_x = min(pmax, rc.size[0] * 0.9)
+    comb_x = _comb(rc.prof_x, pmin, hi_x, float(cfg["min_teeth"]), float(cfg["teeth_power"]))
+    cand_x = _axis_candidates(rc.prof_x, pmin, hi_x, cfg, comb=comb_x)
+    cand_y = _axis_candidates(rc.prof_y, pmin, min(pmax, rc.size[1] * 0.9), cfg, tuple(c[0] for c in cand_x))
+    cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
+                               tuple(c[0] for c in cand_y), comb_x)
+    cand_x = [c for i, c in enumerate(cand_x) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cand_x[:i])]
+    if not cand_x or not cand_y:
+        raise BoardNotFoundError("could not find the tile grid; take the photo from closer and more from above")
+    chk = _check_data(rc, cfg)
+    ma = float(cfg["max_aspect"])
+    scored = []
+    for px, phx, _ in cand_x:
+        for py, phy, _ in cand_y:
+            if max(px, py) / min(px, py) <= ma:
+                scored.append((_grid_check(rc, chk, px, phx, py, phy, cfg), px, phx, py, phy))
+    if not scored:  # no square pair: the comb's best per axis
+        scored = [(-np.inf, cand_x[0][0], cand_x[0][1], cand_y[0][0], cand_y[0][1])]
+    scored.sort(key=lambda t: -t[0])
+    # the comb's own best pair goes first (the check is a second opinion, not a veto)
+    first = [t for t in scored if t[1] == cand_x[0][0] and t[3] == cand_y[0][0]]
+    scored = first[:1] + [t for t in scored if t not in first[:1]]
+    out: list[tuple[float, Grid]] = []
+    err: BoardNotFoundError | None = None
+    for sc, px, phx, py, phy in scored[: int(cfg["locate_keep"])]:
+        try:
+            out.append((sc, _make_grid(rc, px, phx, py, phy)))
+        except BoardNotFoundError as exc:
+            err = exc
+    if not out:
+        raise err or BoardNotFoundError("could not find the tile grid")
+    return out, rc.tilecol
+
+
+def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
+    """Fit the board grid in a (work-resolution) BGR image; returns the best-checked grid and the
+    tile mask."""
+    cands, tilecol = locate_candidates(bgr, cfg)
+    return cands[0][1], tilecol
+
+
+def same_grid(a: Grid, b: Grid, tol: float = 0.1) -> bool:
+    """Whether two grids put the same lattice on the image: the pitches agree within 5 percent and
+    the corners of ``a``'s central cells fall within ``tol`` cells of ``b``'s lattice points."""
+    if abs(a.pitch_px / b.pitch_px - 1) > 0.05:
+        return False
+    c = np.array([a.cols.start + len(a.cols) // 2, a.rows.start + len(a.rows) // 2], float)
+    corners = c + np.array([[0, 0], [1, 0], [0, 1], [1, 1], [2, 2]], float)
+    q = b.to_board(a.to_image(corners))
+    return bool(np.abs(q - np.round(q)).max() < tol)
 
 
 def _north_up(H: np.ndarray, w: int, h: int) -> np.ndarray:

@@ -26,7 +26,7 @@ from .decode import decode
 from .errors import BoardNotFoundError
 from .figures import Blob, figures_mask, find_figures
 from .load import load_image
-from .locate import locate, tile_mask
+from .locate import Grid, locate_candidates, same_grid, tile_mask
 from .templates import Template, build_templates
 
 _SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 0.25), "E": (1.0, 0.5),
@@ -65,15 +65,16 @@ class BoardReader:
         box = self.catalog.box(game, expansions)
         attempts = []
         errors: list[BoardNotFoundError] = []
-        for variant in self.cfg.get("locate_variants", [{}]):
+        for grid, tilecol, lcfg in self._hypotheses(work, errors):
             try:
-                attempts.append(self._attempt(work, {**self.cfg["locate"], **variant}, templates, box, players,
-                                              prior))
+                attempts.append(self._attempt(work, grid, tilecol, lcfg, templates, box, players, prior))
             except BoardNotFoundError as exc:
                 errors.append(exc)
         if not attempts:
             raise errors[0]
-        _, grid, blobs, unary, dec, best_ll = max(attempts, key=lambda a: a[0])
+        sp = float(self.cfg["read"]["score_pitch_power"])
+        ref = attempts[0][1].pitch_px
+        _, grid, blobs, unary, dec, best_ll = max(attempts, key=lambda a: a[0] * _pitch_weight(a[1].pitch_px, ref, sp))
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)
@@ -108,12 +109,39 @@ class BoardReader:
             warnings.append(f"check: {conflict}")
         return Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
 
-    def _attempt(self, work: np.ndarray, lcfg: dict[str, Any], templates: list[Template], box: dict[str, int],
-                 players: tuple[str, ...] | list[str] | None, prior: State | None) -> tuple[Any, ...]:
-        """One grid hypothesis, located, classified and decoded; returns it with its score: cells
-        read with confidence, less those in doubt, less twice the edges that do not match. A wrong
-        pitch leaves cells unrecognised or contradicting their neighbours, so it scores low."""
-        grid, tilecol = locate(work, lcfg)
+    def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError]) -> list[tuple[Grid, np.ndarray,
+                                                                                              dict[str, Any]]]:
+        """The grids worth classifying (each costs a full classification, the photo's most
+        expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
+        check score at least ``extra_min_gain`` above the best first grid's, best first, none twice
+        and at most ``max_attempts`` in all."""
+        rcfg = self.cfg["read"]
+        first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
+        extra: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
+        for variant in self.cfg.get("locate_variants", [{}]):
+            lcfg = {**self.cfg["locate"], **variant}
+            try:
+                cands, tilecol = locate_candidates(work, lcfg)
+            except BoardNotFoundError as exc:
+                errors.append(exc)
+                continue
+            first.append((cands[0][0], cands[0][1], tilecol, lcfg))
+            extra += [(sc, grid, tilecol, lcfg) for sc, grid in cands[1:]]
+        out = [(g, t, c) for _, g, t, c in first]
+        bar = max((f[0] for f in first), default=-np.inf) + float(rcfg["extra_min_gain"])
+        for sc, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[0]):
+            if len(out) >= int(rcfg["max_attempts"]) or sc < bar:
+                break
+            if not any(same_grid(grid, g) for g, _, _ in out):
+                out.append((grid, tilecol, lcfg))
+        return out
+
+    def _attempt(self, work: np.ndarray, grid: Grid, tilecol: np.ndarray, lcfg: dict[str, Any],
+                 templates: list[Template], box: dict[str, int], players: tuple[str, ...] | list[str] | None,
+                 prior: State | None) -> tuple[Any, ...]:
+        """One grid hypothesis classified and decoded; returns it with its score: cells read with
+        confidence, less those in doubt, less twice the edges that do not match. A wrong pitch
+        leaves cells unrecognised or contradicting their neighbours, so it scores low."""
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None)
         ignore = figures_mask(work.shape[:2], blobs)
@@ -177,6 +205,14 @@ class BoardReader:
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]))
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
+
+
+def _pitch_weight(pitch: float, ref: float, power: float) -> float:
+    """Weight of a grid's consistency score against a grid of pitch ``ref``: a grid about k times
+    finer reads about k*k times as many cells, so its score counts 1 / k**power (k rounded to a
+    whole number; grids of about the same pitch compete on their scores as they are)."""
+    k = pitch / ref
+    return float(round(k) ** power if k >= 1 else 1.0 / round(1.0 / k) ** power)
 
 
 def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, float], ...]:

@@ -99,3 +99,63 @@ def test_class_histograms_learn_each_class_colours() -> None:
     post = histogram_posteriors(np.array([[150, 100, 170], [160, 140, 168]], np.float32), model,
                                 np.log(np.full(4, 0.25)), tuple(cfg["em_bins"]))
     assert post[0].argmax() == 0 and post[1].argmax() == 1
+
+
+def test_unknown_offset_follows_the_photos_own_fit() -> None:
+    """On a photo whose cells all fit worse (another edition) the unknown test moves with the
+    median cell, but never below the floor; on a photo that fits well it stays absolute."""
+    from vision.classify import unknown_offset
+    cfg = {"unknown_min_loglik": -1.25, "unknown_rel_drop": 0.5, "unknown_floor_loglik": -2.5}
+    good = np.full((10, 3), -0.5)
+    assert unknown_offset(good, cfg) == 0.0
+    poor = np.full((10, 3), -1.2)
+    assert np.isclose(unknown_offset(poor, cfg), 0.45)  # threshold -1.7
+    awful = np.full((10, 3), -3.0)
+    assert np.isclose(unknown_offset(awful, cfg), 1.25)  # threshold the floor -2.5
+
+
+def test_cell_logliks_finds_a_tile_laid_off_the_grid() -> None:
+    """A city cap drawn a few pixels below its cell's top: with the alignment search its template
+    fits better than without, and a centred cap gains nothing from it."""
+    from scorer import load_catalog
+    from vision.classify import cell_logliks, confusion
+    from vision.templates import build_templates
+    cfg = load_config()["classify"]
+    n, patch = int(cfg["points"]), int(cfg["patch"])
+    cat = load_catalog()
+    tpl = build_templates([cat.tiles["E"]], n, cfg)
+    ME = np.stack([confusion(cfg)[t.classes.ravel()] for t in tpl])
+    w = np.ones(n * n)
+    onehot = np.eye(4, dtype=np.float32)
+    up = np.kron(tpl[0].classes, np.ones((patch // n, patch // n), dtype=np.int8))
+    shifted = np.roll(up, 4, axis=0)
+    occ = np.ones((1, 1), bool)
+    plain = {"align_shift": 0.0}
+    search = {"align_shift": 0.08, "align_penalty": 0.05}
+    ll0 = cell_logliks(onehot[shifted], occ, n, ME, w, plain)[0, 0]
+    ll1 = cell_logliks(onehot[shifted], occ, n, ME, w, search)[0, 0]
+    assert ll1 > ll0
+    centred = cell_logliks(onehot[up], occ, n, ME, w, search)[0, 0]
+    assert np.isclose(centred, cell_logliks(onehot[up], occ, n, ME, w, plain)[0, 0], atol=1e-5)
+
+
+def test_decode_weak_cells_constrain_their_neighbours_less() -> None:
+    """A cell whose best two candidates are close constrains its neighbours only partly, and a
+    weak cell whose best candidate contradicts a confident neighbour follows that neighbour."""
+    from scorer import load_catalog
+    from vision.decode import _trust, decode
+    from vision.templates import build_templates
+    cfg = load_config()
+    cat = load_catalog()
+    tpl = build_templates([cat.tiles[t] for t in ("U", "E")], 12, cfg["classify"])
+    u = next(k for k, t in enumerate(tpl) if t.tile.id == "U" and t.rot == 0)  # road W-E
+    e_bad = next(k for k, t in enumerate(tpl) if t.tile.id == "E" and t.rot == 270)  # city W
+    unary = {(0, 0): np.full(len(tpl), -30.0), (1, 0): np.full(len(tpl), -30.0)}
+    unary[(0, 0)][u] = 0.0
+    unary[(1, 0)][e_bad], unary[(1, 0)][u] = -1.0, -1.5
+    cand = {c: list(np.argsort(-unary[c])[:4]) for c in unary}
+    trust = _trust(unary, cand, cfg["decode"])
+    assert trust[(0, 0)] == 1.0
+    assert trust[(1, 0)] < 0.5
+    dec = decode(unary, tpl, {"U": 8, "E": 5}, cfg["decode"], top_k=4)
+    assert dec.choice[(0, 0)] == u and dec.choice[(1, 0)] == u

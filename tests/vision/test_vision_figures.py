@@ -104,3 +104,23 @@ def test_no_figures_on_a_board_without_figures() -> None:
     reading = BoardReader().read(str(SHARED / "photos" / "real-dev" / "topdown-full72-brown-table.jpg"))
     # printed bushes still fire on this old edition; the old detector found 9 here
     assert len(reading.state.meeples) <= 4
+
+
+def test_contrast_rule_separates_a_figure_from_a_patch_of_its_own_field() -> None:
+    """A green figure on a field stands out from the ring around it; a darker grass patch does not."""
+    import cv2
+
+    from vision.figures import _contrast
+
+    field = np.zeros((80, 80, 3), np.uint8)
+    field[:] = (40, 150, 60)                      # printed field green (BGR)
+    blob = np.zeros((80, 80), np.int32)
+    blob[30:50, 30:50] = 1
+    grass = field.copy()
+    grass[30:50, 30:50] = (38, 144, 57)           # a slightly darker patch of the same green
+    figure = field.copy()
+    figure[30:50, 30:50] = (30, 120, 0)           # a saturated wooden green
+    def lab(img: np.ndarray) -> np.ndarray:
+        return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    assert _contrast(lab(grass), blob, 1, (30, 30, 20, 20), 7) < 8.0
+    assert _contrast(lab(figure), blob, 1, (30, 30, 20, 20), 7) > 8.0
