@@ -20,8 +20,6 @@ from vision.classify import warp_board
 from vision.colours import to_lab
 from vision.compare import compare
 from vision.errors import ProfileError
-from vision.load import load_image
-from vision.locate import locate
 from vision.reader import BoardReader
 from vision.templates import CLASSES, render, rotate_map
 
@@ -35,15 +33,13 @@ def build_profile(photos: list[tuple[str | bytes, State]], reader: BoardReader |
     samples: dict[str, list[np.ndarray]] = {c: [] for c in CLASSES}
     used = 0
     for src, truth in photos:
-        reading = reader.read(src, game=truth.game, expansions=truth.expansions)
+        # the very grid the reading was made on: re-locating could pick another hypothesis
+        detail = reader.read_detail(src, game=truth.game, expansions=truth.expansions)
+        reading, grid = detail.reading, detail.grid
         m = compare(reading.state, truth)
-        img = load_image(src, int(cfg["load"]["max_pixels"]), int(cfg["load"]["min_side"]),
-                         int(cfg["load"]["work_side"]))
-        grid, _ = locate(img.work, cfg["locate"])
         patch = int(cfg["classify"]["patch"])
-        top = to_lab(warp_board(img.work, grid, patch))
-        c0 = min(t.at[0] for t in reading.state.tiles)
-        r0 = min(t.at[1] for t in reading.state.tiles)
+        top = to_lab(warp_board(detail.work, grid, patch))
+        c0, r0 = detail.origin
         # the reading's cells -> truth cells by the alignment found, so truth tiles map back
         from scorer.geometry import rotate_cell
         truth_at = {t.at: t for t in truth.tiles}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -34,6 +35,17 @@ _SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 
              "W": (0.0, 0.5), "Wn": (0.0, 0.25), "C": (0.5, 0.5), "I": (0.5, 0.5)}
 
 
+@dataclass(frozen=True)
+class ReadDetail:
+    """A reading with what it was read on: the chosen grid, the working image, and the grid cell
+    of the reading's cell [0, 0] (``origin``)."""
+
+    reading: Reading
+    grid: Any
+    work: np.ndarray
+    origin: tuple[int, int]
+
+
 class BoardReader:
     """Reads table photos into :class:`scorer.Reading`; templates are built once per game."""
 
@@ -57,6 +69,13 @@ class BoardReader:
              expansions: tuple[str, ...] | list[str] = (), players: tuple[str, ...] | list[str] | None = None,
              prior: State | None = None) -> Reading:
         """Read a photo (bytes, path or BGR array) into a reading of ``game``."""
+        return self.read_detail(image, game, expansions, players, prior).reading
+
+    def read_detail(self, image: bytes | str | os.PathLike[str] | np.ndarray, game: str = "base",
+                    expansions: tuple[str, ...] | list[str] = (), players: tuple[str, ...] | list[str] | None = None,
+                    prior: State | None = None) -> ReadDetail:
+        """Like :meth:`read`, also returning the grid the reading was made on and the working
+        image, so calibration can lay the truth over exactly the cells that were read."""
         expansions = tuple(expansions)
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]), fast=True)
@@ -107,7 +126,8 @@ class BoardReader:
                       tiles=tuple(tiles), meeples=tuple(meeples))
         for conflict in Position(state).status()[:10]:
             warnings.append(f"check: {conflict}")
-        return Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+        reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0))
 
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError]) -> list[tuple[Grid, np.ndarray,
                                                                                               dict[str, Any]]]:
