@@ -112,18 +112,37 @@ def occupied_cells(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_t
 
 def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,
                  cfg: dict[str, Any]) -> np.ndarray:
-    """Share of each cell's interior that is shield blue (rows, cols).
+    """Shield evidence of each cell (rows, cols): the blue of its largest small, compact blob.
 
-    Blue is judged in Lab against the photo's own field/city colours (b well below the lower
-    of the two, i.e. bluer than anything printed on a tile but the coat of arms), so a colour
-    cast moves the threshold with it. A margin along the cell border is left out: the table
-    (perhaps a blue cloth) shows through the gaps between tiles there."""
+    A pixel is shield blue when its Lab b lies ``shield_b_drop`` below the photo's road colour
+    (the least yellow printed class; a cast moves the threshold with it). Blue pixels are
+    grouped into connected blobs over the whole top view: a coat of arms is a compact blob of
+    at most ``shield_max_area`` of a tile whose sides are at most ``shield_max_side`` tile
+    sides, so the table (a blue cloth showing through the gaps between tiles, a strip running
+    along many cells) and figures are not taken for one, while a crest printed in a tile's very
+    corner still counts (a fixed margin along the border would cut it off). A blob counts for
+    the cell holding its centre, with its blueness beyond the threshold summed over its pixels,
+    per tile area; the reader compares the result with ``shield_min_frac``."""
     patch = lab.shape[0] // rows
-    ref_b = float(min(protos[0, 2], protos[1, 2]))
-    blue = (lab[..., 2] < ref_b - float(cfg["shield_b_drop"])) & ~ignore_top
-    m = int(round(patch * float(cfg["shield_margin"])))
-    cellwise = blue.reshape(rows, patch, cols, patch)[:, m:patch - m, :, m:patch - m]
-    return cellwise.mean((1, 3))
+    drop = float(cfg["shield_b_drop"])
+    db = float(protos[2, 2]) - lab[..., 2]
+    mask = ((db > drop) & ~ignore_top).astype(np.uint8)
+    out = np.zeros((rows, cols))
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if n <= 1:
+        return out
+    strength = np.bincount(labels.ravel(), weights=np.clip(db - drop, 0, None).ravel(), minlength=n)
+    area = float(patch * patch)
+    max_area = float(cfg["shield_max_area"]) * area
+    max_side = float(cfg["shield_max_side"]) * patch
+    small = (stats[:, cv2.CC_STAT_AREA] <= max_area) & (
+        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= max_side)
+    small[0] = False  # the background
+    i = (centres[:, 0] // patch).astype(int)
+    j = (centres[:, 1] // patch).astype(int)
+    small &= (i >= 0) & (i < cols) & (j >= 0) & (j < rows)
+    np.maximum.at(out, (j[small], i[small]), strength[small] / area)
+    return out
 
 
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
@@ -163,6 +182,12 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                    for t in templates])  # (T, P, 4)
     w_pts = point_weights(n, cfg)
     ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
+    bare = bare_table_cells(lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
+    if bare.any():
+        ys, xs = np.nonzero(occupied)
+        occupied = occupied.copy()
+        occupied[ys[bare], xs[bare]] = False
+        ll = ll[~bare]
     if int(cfg.get("em_iterations", 0)) > 0 and occupied.any():
         maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
         for _ in range(int(cfg["em_iterations"])):
@@ -180,6 +205,35 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))
     return out, protos
+
+
+def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarray, best_ll: np.ndarray,
+                     cfg: dict[str, Any]) -> np.ndarray:
+    """Which occupied cells (row-major order, as ``best_ll``) are bare table after all (bool).
+
+    The colour tests of occupancy fail on a table whose colour passes for a tile (frosted grey
+    glass, a grey slatted table: tile-coloured mask and "green" both fire on its cast). Every
+    printed tile is mostly field green or city tan, both well on the yellow side of Lab (b above
+    neutral by ``bare_yellow_b``); grey, white, black or blue tables are not. So a cell is bare
+    table when its share of yellowish pixels is below ``bare_rel_share`` of the photo's
+    tile-rich cells' (the ``bare_ref_quantile`` of all cells: relative, so a dim or cold photo
+    moves the reference with it) and its best log-likelihood also lies ``bare_ll_drop`` below
+    that quantile of the cells' best log-likelihoods. Pixels under figures do not count. A tile
+    of another game is still printed, so it stays (the reader marks it unknown)."""
+    if not len(best_ll) or float(cfg.get("bare_rel_share", 0.0)) <= 0:
+        return np.zeros(len(best_ll), dtype=bool)
+    rows, cols = occupied.shape
+    patch = lab.shape[0] // rows
+    yellow = (lab[..., 2] - 128.0 > float(cfg["bare_yellow_b"])) & ~ignore_top
+    keep = ~ignore_top
+    cells = (slice(0, rows * patch), slice(0, cols * patch))
+    ys = yellow[cells].reshape(rows, patch, cols, patch).sum((1, 3))
+    ks = keep[cells].reshape(rows, patch, cols, patch).sum((1, 3))
+    share = (ys / np.maximum(ks, 1))[occupied]
+    q = float(cfg["bare_ref_quantile"])
+    low_share = share < float(cfg["bare_rel_share"]) * float(np.quantile(share, q))
+    low_fit = best_ll < float(np.quantile(best_ll, q)) - float(cfg["bare_ll_drop"])
+    return low_share & low_fit
 
 
 def unknown_offset(ll: np.ndarray, cfg: dict[str, Any]) -> float:

@@ -163,6 +163,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     fieldmask = None
     lab_full: np.ndarray | None = None
     out: list[Blob] = []
+    masks: list[tuple[Blob, np.ndarray]] = []  # each blob with its pixels (x, y), for the shadow test
     for name, spec in cfg["colours"].items():
         if colours is not None and name not in colours:
             continue
@@ -188,7 +189,32 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     continue
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is not None and a_lo <= b.area <= a_hi:
-                out.append(b)
+                masks.append((b, pts.astype(np.int32)))
+    shadows = set(cfg.get("shadow_colours", ()))
+    if shadows:
+        out = _drop_shadows(masks, bgr.shape[:2], shadows, k, float(cfg["shadow_touch_frac"]))
+    else:
+        out = [b for b, _ in masks]
+    return out
+
+
+def _drop_shadows(blobs: list[tuple[Blob, np.ndarray]], shape: tuple[int, int], shadows: set[str], k: int,
+                  frac: float) -> list[Blob]:
+    """Blobs less those of a dark colour (black, grey) that lie mostly against a figure of another
+    colour: the shaded underside and the cast shadow of a blue or green figure pass the black
+    rule, and are figure-sized, but they hug that figure; a real black figure stands apart."""
+    lit = np.zeros(shape, np.uint8)
+    for b, pts in blobs:
+        if b.colour not in shadows:
+            lit[pts[:, 1], pts[:, 0]] = 1
+    if not lit.any():
+        return [b for b, _ in blobs]
+    near = cv2.dilate(lit, np.ones((2 * k + 1, 2 * k + 1), np.uint8)) > 0
+    out = []
+    for b, pts in blobs:
+        if b.colour in shadows and float(near[pts[:, 1], pts[:, 0]].mean()) >= frac:
+            continue
+        out.append(b)
     return out
 
 
@@ -271,3 +297,18 @@ def figures_mask(shape: tuple[int, int], blobs: list[Blob]) -> np.ndarray:
         pad = int(0.15 * max(w, h))
         cv2.rectangle(m, (x - pad, y - pad), (x + w + pad, y + h + pad), 1, -1)
     return m > 0
+
+
+def segment_distance(segments: np.ndarray, i: int, fu: float, fv: float) -> float:
+    """Distance (tile sides) from point (fu, fv) of a tile to segment ``i`` of its label raster.
+
+    The raster is coarse (a road is about one cell wide), so the distance is to the cells' squares,
+    not to their centres: a foot anywhere on a road cell is on the road (distance 0)."""
+    n = segments.shape[0]
+    ys, xs = np.nonzero(segments == i)
+    if not len(xs):
+        return float("inf")
+    half = 0.5 / n
+    dx = np.maximum(np.abs((xs + 0.5) / n - fu) - half, 0.0)
+    dy = np.maximum(np.abs((ys + 0.5) / n - fv) - half, 0.0)
+    return float(np.min(np.hypot(dx, dy)))

@@ -25,7 +25,7 @@ from .colours import to_lab
 from .config import load_config
 from .decode import decode
 from .errors import BoardNotFoundError
-from .figures import Blob, figures_mask, find_figures
+from .figures import Blob, figures_mask, find_figures, segment_distance
 from .load import load_image
 from .locate import Grid, locate_candidates, same_grid, tile_mask
 from .templates import Template, build_templates
@@ -242,12 +242,16 @@ def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, f
     return tuple((float(x), float(y)) for x, y in q)  # type: ignore[return-value]
 
 
-def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.2) -> str | None:
+def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.08) -> str | None:
     """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation).
 
     A lying figure is a farmer: it takes the nearest field. A standing figure on a field is moved
-    to a road, city or monastery within ``snap`` tile sides (its foot is measured only so well);
-    farther away it stays a farmer, since printed roads are narrow and farmers sit beside them."""
+    to the nearest road, city or monastery when that segment is within ``snap`` tile sides (about
+    half the depth of a figure's base: the base covers that much around the measured foot, and a
+    foot is measured only so well); farther away it stays a farmer, since farmers lie beside roads.
+    Distances are to the label raster's cells (``segment_distance``), so a foot anywhere on a
+    road cell is on the road. The slot is the segment's own slot nearest the foot: a centre slot
+    of an edge for a city or road, ``C`` for a monastery, any slot of a field."""
     n = t.segments.shape[0]
     iu, iv = int(np.clip(fu * n, 0, n - 1)), int(np.clip(fv * n, 0, n - 1))
     seg_i = int(t.segments[iv, iu])
@@ -255,13 +259,14 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     if lying:
         fields = [i for i, sg in enumerate(segs) if sg.kind is Kind.FIELD]
         if fields and (seg_i < 0 or segs[seg_i].kind is not Kind.FIELD):
-            seg_i = min(fields, key=lambda i: _dist_to_segment(t, i, fu, fv))
-    elif seg_i >= 0 and segs[seg_i].kind is Kind.FIELD:
+            seg_i = min(fields, key=lambda i: segment_distance(t.segments, i, fu, fv))
+    elif seg_i < 0 or segs[seg_i].kind is Kind.FIELD:
         # a standing figure is not a farmer: take the nearest non-field segment when close
         others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD]
         if others:
-            j = min(others, key=lambda i: _dist_to_segment(t, i, fu, fv))
-            if _dist_to_segment(t, j, fu, fv) < snap:
+            d = {i: segment_distance(t.segments, i, fu, fv) for i in others}
+            j = min(others, key=d.__getitem__)
+            if d[j] <= snap:
                 seg_i = j
     if seg_i < 0:
         return None
@@ -272,14 +277,6 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     centre = [x for x in board_slots if x in ("N", "E", "S", "W")]
     pool = centre if (seg.kind in (Kind.CITY, Kind.ROAD) and centre) else board_slots
     return min(pool, key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
-
-
-def _dist_to_segment(t: Template, i: int, fu: float, fv: float) -> float:
-    n = t.segments.shape[0]
-    ys, xs = np.nonzero(t.segments == i)
-    if not len(xs):
-        return 9.0
-    return float(np.min(np.hypot((xs + 0.5) / n - fu, (ys + 0.5) / n - fv)))
 
 
 def _align_prior(prior: State, cells: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[str, int]]:

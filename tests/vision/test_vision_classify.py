@@ -39,6 +39,38 @@ def test_shield_share_sees_interior_blue_and_ignores_the_border() -> None:
     assert share[0, 1] == 0.0
 
 
+def test_shield_share_counts_a_crest_in_the_corner_but_not_a_figure_sized_blob() -> None:
+    """A crest printed in a tile's very corner counts (no fixed border margin cuts it off); a
+    blue blob the size of a figure (not masked) is no crest."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    lab[1:6, 1:6] = (90, 130, 100)  # a small crest in the NW corner of cell 0
+    lab[10:34, patch + 10: patch + 30] = (90, 130, 100)  # a blue figure in cell 1
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    share = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, cfg)
+    assert share[0, 0] >= float(cfg["shield_min_frac"])
+    assert share[0, 1] == 0.0
+
+
+def test_bare_table_cells_drops_grey_cells_that_fit_badly() -> None:
+    """Grey cells (frosted glass) that fit the templates worse than the photo's tiles are bare
+    table; a tile-coloured cell that fits badly (a tile of another game) is kept."""
+    from vision.classify import bare_table_cells
+    cfg = load_config()["classify"]
+    patch, cols = 48, 12
+    lab = np.zeros((patch, cols * patch, 3), np.float32)
+    lab[...] = (150, 100, 170)  # field green tiles
+    lab[:, 10 * patch:] = (130, 128, 130)  # cells 10 and 11: grey glass
+    occupied = np.ones((1, cols), bool)
+    best = np.full(cols, 0.5)
+    best[9] = -1.0  # a poorly fitting but printed tile
+    best[10:] = -1.2
+    bare = bare_table_cells(lab, np.zeros(lab.shape[:2], bool), occupied, best, cfg)
+    assert bare.tolist() == [False] * 10 + [True, True]
+
+
 @pytest.mark.parametrize("seed", [11])
 def test_true_grid_reading_finds_every_tile(seed: int) -> None:
     """On the true grid of a small synthetic photo every tile cell is found, no empty cell is taken

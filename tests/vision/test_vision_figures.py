@@ -124,3 +124,38 @@ def test_contrast_rule_separates_a_figure_from_a_patch_of_its_own_field() -> Non
         return cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
     assert _contrast(lab(grass), blob, 1, (30, 30, 20, 20), 7) < 8.0
     assert _contrast(lab(figure), blob, 1, (30, 30, 20, 20), 7) > 8.0
+
+
+def test_slot_under_moves_a_standing_foot_just_off_a_road_onto_it() -> None:
+    """A standing figure whose foot is measured a little beside a road is a thief on that road;
+    a standing figure deep in a field stays a farmer; the slot is always one of the segment's."""
+    from vision.figures import segment_distance
+
+    cfg = load_config(None)
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east
+    snap = float(cfg["figures"]["stand_snap"])
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    assert segment_distance(t.segments, road, 0.5, 0.5) == 0.0
+    ys = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0]
+    edge = (ys.min()) / t.segments.shape[0]  # top of the road's cells at the middle column
+    near = _slot_under(t, 0.5, edge - 0.5 * snap, False, snap)
+    assert near in ("W", "E")
+    far = _slot_under(t, 0.5, max(0.02, edge - 3 * snap), False, snap)
+    i = t.tile.segment_index_on_board(far, 0)
+    assert i is not None and t.tile.segments[i].kind is Kind.FIELD
+
+
+def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
+    """The black underside of a blue figure is not a black figure; a black figure apart is."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image((200, 60, 20), (40, 150, 90))  # a blue figure in cell (2, 2)
+    cv2.rectangle(img, (286, 308), (318, 326), (15, 15, 15), -1)  # its shadow, right under it
+    cv2.rectangle(img, (90, 380), (115, 412), (15, 15, 15), -1)  # a black figure in cell (0, 3)
+    cv2.circle(img, (102, 372), 9, (15, 15, 15), -1)
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    blobs = find_figures(img, grid, board, cfg, ("blue", "black"))
+    cells = sorted((b.colour, tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0])) for b in blobs)
+    assert cells == [("black", (0, 3)), ("blue", (2, 2))]
