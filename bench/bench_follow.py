@@ -18,7 +18,8 @@ outcome as alternatives for the players to choose from. Each mode is therefore r
 ``asked`` answers every such question truthfully (the alternative whose track equals the
 true track), ``unasked`` always takes the first alternative. ``--photos`` also runs the
 ``every photo`` mode through rendered photos and the photo reader when ``vision.synth`` and
-``vision.reader`` exist.
+``vision.reader`` exist (the game followed from its start tile: ``follow_step(from_start=True)``),
+printing the share of games right and the share of turns whose inferred tile is the true one.
 
 Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos]``
 """
@@ -36,7 +37,7 @@ from typing import Any
 
 from scorer import Game, State, random_game, replay
 from scorer.catalog import load_catalog
-from scorer.follow import Transform, follow_step, same_tile, transform_state
+from scorer.follow import Transform, align, follow_step, new_game, same_tile, transform_state
 from scorer.formats import GameRecord
 
 MODES = ("every photo", "10% skipped", "2% misread")
@@ -111,9 +112,10 @@ def pick_photos(n: int, rng: random.Random, skip: float) -> list[int]:
 
 
 def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
-           read: Any = None) -> tuple[GameRecord, int, bool, list[float], int]:
+           read: Any = None, from_start: bool = False) -> tuple[GameRecord, int, bool, list[float], int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
-    ``read`` turns a state into the follower's input (a photo read by the reader)."""
+    ``read`` turns a state into the follower's input (a photo read by the reader);
+    ``from_start`` tells the follower that the first photo shows the start tile alone."""
     record: GameRecord | None = None
     previous: State | None = None
     questions, offered, warnings = 0, True, 0
@@ -121,7 +123,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     for state, track in zip(photos, tracks):
         new = read(state, previous) if read else state
         t0 = time.perf_counter()
-        res = follow_step(record, previous, new)
+        res = follow_step(record, previous, new, from_start=from_start)
         seconds.append(time.perf_counter() - t0)
         warnings += len(res.warnings)
         record = res.record
@@ -162,8 +164,26 @@ def _run(args: tuple[int, str]) -> GameOutcome:
     return run_game(*args)
 
 
+def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
+    """How many of the true turns' tiles the followed record holds (same tile, same orientation,
+    on the same cell once the followed board is aligned onto the true one), and how many true
+    turns laid a tile."""
+    true_game = Game.from_record(truth)
+    for t in truth.turns:
+        true_game.play(t)
+    ref = {c: (p.tile, p.rot) for c, p in true_game.board.tiles.items()}
+    t, _ = align(ref, new_game(followed).state())
+    laid = {t.cell(u.at): (u.tile, t.tile_rot(u.rot)) for u in followed.turns
+            if u.at is not None and u.tile is not None and not u.discarded}
+    true_turns = [u for u in truth.turns if u.at is not None and u.tile is not None and not u.discarded]
+    good = sum(1 for u in true_turns if u.at in laid and same_tile(u.tile, u.rot, *laid[u.at]))
+    return good, len(true_turns)
+
+
 def photo_mode(games: int, turns: int) -> None:
-    """``every photo`` through rendered photos and the reader, if both exist."""
+    """``every photo`` through rendered photos and the reader, if both exist: per game whether
+    the final scores are right and how many turns' tiles were inferred right; in all, the share
+    of games right and the share of turns whose inferred tile equals the truth."""
     try:
         from vision.reader import BoardReader  # type: ignore[import-not-found]
         from vision.synth import generate  # type: ignore[import-not-found]
@@ -171,7 +191,7 @@ def photo_mode(games: int, turns: int) -> None:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
     reader = BoardReader()
-    right, total = 0, 0
+    right, total, tiles_right, tiles_total = 0, 0, 0, 0
     seconds: list[float] = []
     follow_seconds: list[float] = []
     for seed in range(games):
@@ -184,7 +204,7 @@ def photo_mode(games: int, turns: int) -> None:
 
         t0 = time.perf_counter()
         try:
-            rec, questions, _, step_seconds, warnings = follow(states, tracks, True, read)
+            rec, questions, _, step_seconds, warnings = follow(states, tracks, True, read, from_start=True)
         except Exception as exc:  # the reader is young: report its failure, go on with the next game
             total += 1
             print(f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})")
@@ -194,11 +214,17 @@ def photo_mode(games: int, turns: int) -> None:
         total += 1
         ok = replay(rec)[1].final == final
         right += ok
-        print(f"  photos seed {seed}: {'right' if ok else 'WRONG'} ({len(states)} photos, {warnings} warnings)")
+        good, laid = turns_right(record, rec)
+        tiles_right += good
+        tiles_total += laid
+        print(f"  photos seed {seed}: {'right' if ok else 'WRONG'} ({len(states)} photos, {warnings} warnings, "
+              f"{good}/{laid} turns' tiles right, final {dict(replay(rec)[1].final)} vs true {dict(final)})")
+    share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
     if not seconds:
-        print(f"photos: {right}/{total} games right ({turns} turns each)")
+        print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
         return
-    print(f"photos: {right}/{total} games right ({turns} turns each), median "
+    print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each); turns' tiles right "
+          f"{share}; median "
           f"{statistics.median(seconds) * 1000:.0f} ms per photo (render + read + follow), "
           f"median {statistics.median(follow_seconds) * 1000:.1f} ms per follow step")
 
@@ -209,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated modes")
     parser.add_argument("--photos", action="store_true", help="also follow rendered photos via the reader")
-    parser.add_argument("--photo-games", type=int, default=3, help="games followed through photos")
+    parser.add_argument("--photo-games", type=int, default=6, help="games followed through photos")
     parser.add_argument("--photo-turns", type=int, default=20, help="turns of each photo game")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]

@@ -10,17 +10,27 @@ How a step works (:func:`follow_step`):
 1. **Align.** A state from a photo has no true north (``spec/formats.md``, Geometry). The new
    state is mapped onto the record's frame by the rotation (multiple of 90 degrees) and
    translation under which most of its tiles coincide with the tiles already played.
-2. **Keep identities.** A cell played before keeps its tile unless the photo clearly disagrees:
-   the new reading differs with confidence ``>= trust`` and at least the confidence the cell
-   had before (``previous``). Then the record's turn for that cell is rewritten, if the
-   rewritten record still replays legally; otherwise the old tile stays, with a warning.
-3. **New tiles.** Cells the record does not hold are the tiles played since. A new tile that
-   does not fit its neighbours (a misread) or was not recognised is replaced by the tile of the
-   box that fits there and looks most like the reading (same tile turned first).
+2. **Keep identities.** A laid tile never changes in a real game, so a cell played before keeps
+   its tile when a photo reads it otherwise: each such photo (read with confidence
+   ``>= REWRITE_BELOW``) only lowers the cell's confidence (``previous`` carries it from step
+   to step; photos that agree raise it). The record's turn for the cell is rewritten only when
+   a reading with confidence ``>= trust`` meets a cell whose confidence has fallen below
+   ``REWRITE_BELOW`` (or was low from the start), or when the tile was set by hand
+   (confidence 1.0), and only if the rewritten record still replays legally.
+3. **New tiles.** Cells the record does not hold are the tiles played since, if they can be:
+   cells not joined to the board are dropped, and a photo with more new cells than a gap can
+   hold (``max_gap``: a reader that saw the table as tiles) keeps only the likeliest one
+   (adjacent, fitting as read, most confident). A new tile that does not fit its neighbours (a
+   misread) or was not recognised is replaced by the tile of the box that fits there and looks
+   most like the reading (same tile turned first).
 4. **Turns.** Every order of the new tiles (one tile per turn) is tried, each played by the
    engine with :meth:`scorer.Game.play`: who played follows ``players`` in order (a follower
    seen on a new tile names its player; breaking the turn order is allowed only when nothing
-   else explains the photo); a follower seen on a new tile went with that tile; and a follower
+   else explains the photo); a follower seen on a new tile went with that tile (when it is
+   the only new tile, it may have been misread in colour, then it is the player's whose turn
+   it is, or in the feature under it, then it stood on another feature of that tile); followers
+   are compared with the photo by cell, and one the photo misses on a feature that was not
+   completed stays in the game (a misread, not a return home); and a follower
    may also have been put on a feature that was completed by the end of the gap (it scored and
    went home, so no photo shows it: a *hidden follower*). A sequence is consistent when the
    followers left on the board are exactly the ones the photo shows. Consistent sequences that
@@ -61,6 +71,14 @@ from .geometry import EDGES, SLOTS, Cell, neighbour, rotate_cell, rotate_slot
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
 DEFAULT_TRUST = 0.8
+#: Confidence of a tile set by hand: it overrides the record whatever was read before.
+BY_HAND = 1.0
+#: A tile of the record is only rewritten from a photo once its own confidence fell below this
+#: (photos that read it otherwise lower it by :data:`DISAGREE_DECAY` each): a laid tile never
+#: changes in a real game, so one photo reading it otherwise is far likelier a misread.
+REWRITE_BELOW = 0.5
+#: Factor on a record tile's confidence for every photo that reads it otherwise (surely enough).
+DISAGREE_DECAY = 0.6
 #: Gaps of up to this many new tiles are searched exhaustively (every order, every hidden
 #: follower); larger gaps take the first consistent order found.
 MAX_GAP = 4
@@ -395,6 +413,31 @@ def start_record(first: State | Reading) -> GameRecord:
     return _start(_as_state(first)[0])[0]
 
 
+def _start_tile_only(state: State, warnings: list[str]) -> State:
+    """The first photo of a game followed from its start, reduced to the start tile: the cell
+    read as the catalogue's start tile (the surest), else the cell nearest the middle of the
+    cells read, taken as the start tile (rotation as read when it was read as the start tile,
+    else 0, with confidence 0 so that the next confident reading of it corrects the record).
+    A reader may see tiles on the table around a lone tile; they are dropped with a warning."""
+    catalog = load_catalog()
+    first = catalog.get(catalog.start_tile)
+    if first is None or not state.tiles:
+        return state
+    named = [e for e in state.tiles if e.tile.id == first.id]
+    if named:
+        keep = max(named, key=lambda e: (_conf(e.confidence), -e.at[1], -e.at[0]))
+    else:
+        mx = sum(e.at[0] for e in state.tiles) / len(state.tiles)
+        my = sum(e.at[1] for e in state.tiles) / len(state.tiles)
+        near = min(state.tiles, key=lambda e: (math.hypot(e.at[0] - mx, e.at[1] - my), e.at[1], e.at[0]))
+        keep = replace(near, tile=first, rot=0, confidence=0.0)
+        warnings.append(f"the start tile is taken to be at {list(near.at)} (read as {near.tile.name()})")
+    if len(state.tiles) > 1:
+        warnings.append(f"the first photo shows {len(state.tiles)} cells; a game starts from one tile, "
+                        "the others are ignored")
+    return replace(state, tiles=(keep,), meeples=())
+
+
 def _start(state: State) -> tuple[GameRecord, list[str]]:
     warnings: list[str] = []
     if not state.players:
@@ -575,24 +618,26 @@ class _Candidate:
     replaced: int
     hidden: int
     order: int
+    misread: int = 0
 
-    def key(self) -> tuple[int, int, int, int, int]:
-        return (self.mismatch, self.violations, self.replaced, self.hidden, self.order)
+    def key(self) -> tuple[int, int, int, int, int, int]:
+        return (self.mismatch, self.violations, self.misread, self.replaced, self.hidden, self.order)
 
-    def rank(self) -> tuple[int, int, int]:
+    def rank(self) -> tuple[int, int, int, int]:
         """What makes a sequence less consistent with the photo than another (not a question
-        for the players): followers not as seen, broken turn order, tiles taken as misread."""
-        return (self.mismatch, self.violations, self.replaced)
+        for the players): followers not where seen, broken turn order, followers taken in
+        another colour or on another feature of their tile than read, tiles taken as misread.
+        A follower as read on a likely substitute beats the tile as read with the follower moved:
+        a tile that fits only with its follower elsewhere is more often itself misread."""
+        return (self.mismatch, self.violations, self.misread, self.replaced)
 
 
 def _mismatch(game: Game, meeples: Sequence[MeepleEntry]) -> int:
-    """How many followers differ between the game and the photo (either way)."""
-    photo: Counter[tuple[str, Cell, int]] = Counter()
-    for m in meeples:
-        k = _figure_key(game.board, m.player, m.at, m.on)
-        if k is not None:
-            photo[k] += 1
-    engine = _engine_figures(game)
+    """How many followers differ between the game and the photo (either way), by cell only: a
+    reader misreads a figure's colour or the feature under it far more often than it sees one
+    where there is none (those misreads are counted apart, as ``misread``)."""
+    photo = Counter(m.at for m in meeples if m.at in game.board.tiles)
+    engine = Counter(f.at for f in game.figures if f.at in game.board.tiles)
     return sum(((engine - photo) + (photo - engine)).values())
 
 
@@ -615,34 +660,49 @@ class _Search:
     exhausted: bool = False
 
     def options(self, cell: Cell, tile: TileType, rot: int,
-                expected: str) -> list[tuple[str, str | None, tuple[Cell, str] | None, int]]:
-        """(player, follower slot, take-back, hidden follower?) for the turn laying ``cell``."""
+                expected: str) -> list[tuple[str, str | None, tuple[Cell, str] | None, int, int]]:
+        """(player, follower slot, take-back, hidden follower?, misread) for the turn laying
+        ``cell``. A follower seen on the new tile is tried as read; when this is the only new
+        tile, also in the colour of the player whose turn it is (colours are misread; in a gap
+        of several turns the colours are what tells who played) and on the tile's other features (the feature under a figure is misread too); ``misread``
+        counts how far an option is from what was read."""
         m = self.visible.get(cell)
-        out: list[tuple[str, str | None, tuple[Cell, str] | None, int]] = []
+        out: list[tuple[str, str | None, tuple[Cell, str] | None, int, int]] = []
         if m is not None:
-            out.append((m.player, m.on, None, 0))
-        out.append((expected, None, None, 0))
+            single = len(self.choices) == 1
+            players = [m.player] + ([expected] if single and expected != m.player else [])
+            slots = [m.on]
+            if single:
+                read = _segment(tile, rot, m.on)
+                kind = tile.segments[read].kind if read is not None else None
+                others = sorted((i for i in range(len(tile.segments)) if i != read),
+                                key=lambda i: (tile.segments[i].kind != kind, i))
+                slots += [rotate_slot(tile.segments[i].slots[0], rot) for i in others]
+            for k, slot in enumerate(slots):
+                for player in players:
+                    out.append((player, slot, None, 0, (player != m.player) + (k > 0)))
+        out.append((expected, None, None, 0, 0))
         if m is None and self.exhaustive:
-            out += [(expected, s, None, 1) for s in self.hidden_slots(cell, tile, rot)]
+            out += [(expected, s, None, 1, 0) for s in self.hidden_slots(cell, tile, rot)]
             if self.festival and tile.festival:
-                out += [(expected, None, (at, on), 0) for p, at, on in sorted(self.missing_followers)
+                out += [(expected, None, (at, on), 0, 0) for p, at, on in sorted(self.missing_followers)
                         if p == expected]
         return out
 
     def run(self, game: Game, expected: str) -> None:
-        self._step(game, frozenset(self.choices), (), 0, 0, 0, expected)
+        self._step(game, frozenset(self.choices), (), 0, 0, 0, expected, 0)
 
     def _step(self, game: Game, remaining: frozenset[Cell], turns: tuple[Turn, ...], violations: int,
-              replaced: int, hidden: int, expected: str) -> None:
+              replaced: int, hidden: int, expected: str, misread: int) -> None:
         if not remaining:
             self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples), violations, replaced,
-                                         hidden, len(self.found)))
+                                         hidden, len(self.found), misread))
             return
         for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
             for alt, (tile, rot) in enumerate(self.choices[cell]):
                 if game.board.placement_problems(cell, tile, rot):
                     continue
-                for player, meeple, take_back, is_hidden in self.options(cell, tile, rot, expected):
+                for player, meeple, take_back, is_hidden, off in self.options(cell, tile, rot, expected):
                     if self.plays >= self.budget:
                         self.exhausted = True
                         return
@@ -656,7 +716,8 @@ class _Search:
                     except IllegalMoveError:
                         continue
                     self._step(g, remaining - {cell}, turns + (turn,), violations + (player != expected),
-                               replaced + alt, hidden + is_hidden, _successor(self.players, player))
+                               replaced + alt, hidden + is_hidden, _successor(self.players, player),
+                               misread + off)
 
 
 def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: dict[Cell, MeepleEntry],
@@ -696,7 +757,7 @@ def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: di
 # one step
 def follow_step(record: GameRecord | None, previous: State | None, new: State | Reading, *,
                 trust: float = DEFAULT_TRUST, next_player: str | None = None, max_gap: int = MAX_GAP,
-                budget: int = PLAY_BUDGET) -> FollowResult:
+                budget: int = PLAY_BUDGET, from_start: bool = False) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -705,11 +766,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     cell was read with (the record is the truth of what was played). ``new`` is the new
     photo's state or reading. ``next_player`` overrides who plays next by turn order.
     ``new.scores``, when given, is taken as the track the players see and picks the
-    alternative that gives it.
+    alternative that gives it. ``from_start`` says that the first photo (``record`` and
+    ``previous`` both ``None``) was taken before the first turn, so it shows the start tile
+    alone: every other cell it shows is a misread (see :func:`_start_tile_only`).
     """
     state, warnings = _as_state(new)
     if record is None:
         if previous is None:
+            if from_start:
+                state = _start_tile_only(state, warnings)
             record, w = _start(state)
             game = new_game(record)
             _remember(record, game)
@@ -750,11 +815,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 confidence[cell] = max(confidence.get(cell, 0.0), _conf(e.confidence))
             continue
         new_conf = _conf(e.confidence)
-        if new_conf >= trust and new_conf >= confidence.get(cell, trust):
+        before = confidence.get(cell, trust)
+        if new_conf >= BY_HAND or (new_conf >= trust and before < REWRITE_BELOW):
             overrides.append((cell, e))
-        elif new_conf >= trust:
+        elif new_conf >= REWRITE_BELOW:
+            confidence[cell] = before * DISAGREE_DECAY
             warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept "
-                            f"{placed.tile.name()} (read more surely before)")
+                            f"{placed.tile.name()} (a laid tile does not change; confidence now "
+                            f"{confidence[cell]:.2f})")
     if overrides:
         fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
         groups = [overrides] if fixed is not None else [[o] for o in overrides]
@@ -779,7 +847,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         else:
             meeples.append(m)
     # 3. new tiles
-    new_entries = {c: e for c, e in seen.items() if c not in game.board.tiles}
+    new_entries = _plausible_new(game, {c: e for c, e in seen.items() if c not in game.board.tiles}, max_gap,
+                                 warnings)
     visible: dict[Cell, MeepleEntry] = {}
     for m in sorted(meeples, key=lambda m: -_conf(m.confidence)):
         if m.at in new_entries:
@@ -870,6 +939,50 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings))
+
+
+def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
+                   warnings: list[str]) -> dict[Cell, TileEntry]:
+    """The reading's cells that can be the tiles laid since the last photo.
+
+    A reader can see tiles that are not there (the pattern of the table read as a grid of
+    tiles) or misplace cells. Tiles are laid one per turn next to the board, so: cells not
+    joined to the board through other new cells are dropped; and when the photo shows more new
+    cells than a gap can hold (``max_gap``), it is flooded with cells that cannot all be real,
+    and only the one likeliest new tile is kept: adjacent to the board, fitting its neighbours
+    as read when any does, then the most confident (the others will show again in the next
+    photo if they are real). Each dropped cell gets a warning."""
+    if not entries:
+        return entries
+    board = game.board
+    if len(entries) <= max_gap:
+        reach = set(board.tiles)
+        grew = True
+        while grew:
+            grew = False
+            for c in entries:
+                if c not in reach and any(neighbour(c, d) in reach for d in EDGES):
+                    reach.add(c)
+                    grew = True
+        out = {c: e for c, e in entries.items() if c in reach}
+    else:
+        def likelihood(c: Cell) -> tuple[int, int, float, int, int]:
+            e = entries[c]
+            fits = e.tile.known and not board.placement_problems(c, e.tile, e.rot)
+            touching = sum(neighbour(c, d) in board.tiles for d in EDGES)
+            return (int(bool(fits)), int(e.tile.known), _conf(e.confidence), touching, -c[1] * 1000 - c[0])
+
+        frontier = [c for c in entries if board.touches(c)] if board.tiles else list(entries)
+        out = {}
+        if frontier:
+            best = max(frontier, key=likelihood)
+            out[best] = entries[best]
+        warnings.append(f"the photo shows {len(entries)} new cells, more than {max_gap} turns can lay: "
+                        f"kept {'the likeliest new tile' if out else 'none'}, ignored the others")
+    for c in sorted(set(entries) - set(out), key=lambda c: (c[1], c[0])):
+        if len(entries) <= max_gap:
+            warnings.append(f"new tile at {list(c)} is not joined to the board; left out")
+    return out
 
 
 def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cell, MeepleEntry],
