@@ -219,6 +219,17 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray,
     return vps[0], vps[1], fam
 
 
+def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """``np.interp(pos, arange(len(values)), values)`` for a profile sampled at whole pixels:
+    the same clamped linear interpolation, without a search per point (the comb calls it
+    thousands of times per photo)."""
+    last = len(values) - 1
+    p = np.clip(pos, 0.0, float(last))
+    i = np.minimum(p.astype(np.intp), max(last - 1, 0))
+    f = p - i
+    return values[i] * (1.0 - f) + values[np.minimum(i + 1, last)] * f
+
+
 def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
           step: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score,
@@ -233,7 +244,6 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     nz = np.nonzero(profile > 0.05 * profile.max())[0] if profile.max() > 0 else np.array([0, n - 1])
     lo_b, hi_b = float(nz[0]), float(nz[-1])
     prof = profile - np.median(profile[int(lo_b):int(hi_b) + 1])
-    xs = np.arange(n)
     pitches = np.arange(pmin, max(pmin + step, pmax), step)
     best_ph = np.zeros(len(pitches))
     best_sc = np.full(len(pitches), -np.inf)
@@ -243,8 +253,8 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
         ks = np.arange(-1, int(n / p) + 2)
         pos = phases[:, None] + ks[None, :] * p
         ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
-        seam = np.interp(pos, xs, prof)
-        mid = np.interp(pos + p / 2, xs, prof)
+        seam = _lerp(prof, pos)
+        mid = _lerp(prof, pos + p / 2)
         cnt = ok.sum(1)
         mean = np.where(cnt >= min_teeth, ((seam - mid) * ok).sum(1) / np.maximum(cnt, 1), -np.inf)
         sc = mean * np.maximum(cnt, 1) ** teeth_power
