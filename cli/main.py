@@ -14,7 +14,7 @@ from typing import Any
 
 from scorer import CarcamError, Position, parse_game, parse_state, replay
 from scorer.formats import READING, check_format, load_document
-from scorer.scoring import ScoreReport
+from scorer.scoring import ScoreReport, plural
 
 EXIT_BAD_INPUT = 2
 
@@ -30,7 +30,8 @@ def format_report(report: ScoreReport, title: str = "Scores") -> str:
     if report.events:
         lines.append("Scoring:")
         for e in report.events:
-            lines.append(f"  {e.player:<7} +{e.points:<3} {e.what} ({e.tiles} tiles): {e.why}")
+            size = f" ({plural(e.tiles, 'tile')})" if e.tiles else ""
+            lines.append(f"  {e.player:<7} {e.points:+4} {e.what}{size}: {e.why}")
     else:
         lines.append("Scoring: none")
     if report.open:
@@ -40,7 +41,7 @@ def format_report(report: ScoreReport, title: str = "Scores") -> str:
                 continue
             owners = ", ".join(o.owners) if o.owners else "nobody"
             more = f", {o.points_if_completed} if completed" if o.points_if_completed is not None else ""
-            lines.append(f"  {o.kind:<9} {o.tiles:>2} tiles  owners: {owners:<14} now {o.points_now}{more}")
+            lines.append(f"  {o.kind:<9} {plural(o.tiles, 'tile'):>8}  owners: {owners:<14} now {o.points_now}{more}")
     return "\n".join(lines)
 
 
