@@ -956,14 +956,7 @@ def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
         return entries
     board = game.board
     if len(entries) <= max_gap:
-        reach = set(board.tiles)
-        grew = True
-        while grew:
-            grew = False
-            for c in entries:
-                if c not in reach and any(neighbour(c, d) in reach for d in EDGES):
-                    reach.add(c)
-                    grew = True
+        reach = _joined(set(board.tiles), entries)
         out = {c: e for c, e in entries.items() if c in reach}
     else:
         def likelihood(c: Cell) -> tuple[int, int, float, int, int]:
@@ -1032,14 +1025,7 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
                                 f"neighbours; taken as {fixed.tile.name()} (rot {fixed.rot})")
                 out[c] = e = fixed
             claimed[e.tile.id or ""] += 1
-    reach = set(game.board.tiles)
-    grew = True
-    while grew:
-        grew = False
-        for c in out:
-            if c not in reach and any(neighbour(c, d) in reach for d in EDGES):
-                reach.add(c)
-                grew = True
+    reach = _joined(set(game.board.tiles), out)
     for c in sorted(set(out) - reach):
         warnings.append(f"new tile at {list(c)} is not joined to the board; left out")
         del out[c]
@@ -1123,3 +1109,19 @@ def follow_states(states: Iterable[State | Reading], *, record: GameRecord | Non
 
 __all__ = ["Alternative", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
            "new_game", "same_tile", "start_record", "transform_state", "DEFAULT_TRUST", "MAX_GAP"]
+
+
+def _joined(board: set[Cell], cells: Iterable[Cell]) -> set[Cell]:
+    """The board's cells plus every one of ``cells`` joined to them by a chain of whole edges
+    (through other such cells)."""
+    reach = set(board)
+    pending = set(cells) - reach
+    grew = True
+    while grew:
+        grew = False
+        for c in list(pending):
+            if any(neighbour(c, d) in reach for d in EDGES):
+                reach.add(c)
+                pending.discard(c)
+                grew = True
+    return reach
