@@ -12,10 +12,16 @@ photo with the full reader and looks only at *where* it found tiles, not which t
   little jitter and twist, so a perfect grid still shows a few pixels), also relative to the
   tile side.
 
+With ``--small`` it measures the start of a game instead: photos of boards of 1..8 tiles
+(``scorer.random_game(seed, ("red", "blue"), turns=10)`` replayed turn by turn, photo ``i``
+showing ``1 + i % 8`` tiles), the share of photos whose cell set is right (as above) and the mean
+extra and missing cells (found minus true, true minus found, after the best alignment).
+
 With ``--real`` the labelled real photos (``shared/photos/real-dev/*.truth.json``) are compared
 the same way (cells only: they have no quads).
 
     python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--real]
+    python bench/bench_grid.py --small [--seed0 100000] [--photos 24]
 
 Test seeds start at 100000 (``--seed0 100000``); tune on others (e.g. 5000-5100).
 """
@@ -118,6 +124,67 @@ def run_synth(reader: BoardReader, seed0: int, n: int, tiles: int, preset_name: 
           f"median read {statistics.median(times) if times else float('nan'):.2f} s")
 
 
+def cell_diff(found: set[tuple[int, int]], truth: set[tuple[int, int]]) -> tuple[int, int]:
+    """(extra, missing) cells of ``found`` against ``truth`` at the best translation and quarter
+    turn (the one with the most cells in common)."""
+    if not found or not truth:
+        return len(found), len(truth)
+    best = 0
+    for r in (0, 90, 180, 270):
+        rot = [rotate_cell(c, r) for c in found]
+        for fc in rot:
+            for tc in truth:
+                dx, dy = tc[0] - fc[0], tc[1] - fc[1]
+                best = max(best, sum((c[0] + dx, c[1] + dy) in truth for c in rot))
+    return len(found) - best, len(truth) - best
+
+
+def run_small(reader: BoardReader, seed0: int, n: int, preset_name: str, verbose: bool) -> None:
+    """Game starts: photo ``i`` shows the first ``1 + i % 8`` tiles of game ``seed0 + i``."""
+    from scorer import Game, random_game
+    from vision.synth import generate, preset
+
+    params = preset(preset_name)
+    right = fails = start_ok = starts = 0
+    extra: list[int] = []
+    missing: list[int] = []
+    for i in range(n):
+        seed = seed0 + i
+        k = i % 8
+        rec = random_game(seed, ("red", "blue"), turns=10)
+        game = Game.from_record(rec)
+        for turn in rec.turns[:k]:
+            game.play(turn)
+        photo = generate(game.state(), params, seed)
+        truth = {t.at for t in photo.reading.state.tiles}
+        try:
+            tiles = reader.read(photo.jpeg).state.tiles
+        except Exception as exc:  # noqa: BLE001 - a failed read counts as no cells
+            fails += 1
+            extra.append(0)
+            missing.append(len(truth))
+            if verbose:
+                print(f"  seed {seed}: {type(exc).__name__}: {exc}")
+            continue
+        found = {t.at for t in tiles}
+        ok = cells_equal(found, truth)
+        e, m = cell_diff(found, truth)
+        right += ok
+        extra.append(e)
+        missing.append(m)
+        if len(truth) == 1:
+            starts += 1
+            t0 = photo.reading.state.tiles[0]
+            start_ok += ok and tiles[0].tile.id == t0.tile.id
+        if verbose:
+            print(f"  seed {seed}: true {len(truth):>2} found {len(found):>3} extra {e:>3} missing {m:>2} "
+                  f"cells {'OK ' if ok else 'BAD'}")
+    print(f"grid small {preset_name} seeds {seed0}..{seed0 + n - 1}: photos {n} (failed {fails}) | "
+          f"cells right {right / max(1, n):.1%} | mean extra {statistics.mean(extra) if extra else 0:.2f} "
+          f"missing {statistics.mean(missing) if missing else 0:.2f} | 1-tile photos: start tile read "
+          f"{start_ok}/{starts}")
+
+
 def run_real(reader: BoardReader, shared: Path) -> None:
     from scorer import parse_state
     from scorer.formats import load_document
@@ -149,11 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tiles", type=int, default=40)
     ap.add_argument("--preset", default="default")
     ap.add_argument("--real", action="store_true")
+    ap.add_argument("--small", action="store_true", help="boards of 1..8 tiles from game starts")
     ap.add_argument("--shared", default=str(SHARED))
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     reader = BoardReader()
-    if args.photos:
+    if args.small:
+        run_small(reader, args.seed0, args.photos, args.preset, args.verbose)
+    elif args.photos:
         run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose)
     if args.real:
         run_real(reader, Path(args.shared))

@@ -527,6 +527,105 @@ def _grid_check(rc: _Rectified, chk: _Check, px: float, phx: float, py: float, p
     return float((border - inner) * n / (n + float(cfg["check_prior_cells"])))
 
 
+def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, float],
+               cfg: dict[str, Any]) -> tuple[float, float, float, float] | None:
+    """(px, phx, py, phy) of a tiny board read from its outline, or None when the board is not tiny.
+
+    The comb needs ``min_teeth`` seams and the rectified frame scales the board to
+    ``rectified_side``, so a board of one or two tiles (the start of every game) has no pitch
+    the comb can find: it settles on a third or a half of a tile and every tile reads as several.
+    The board region's extent, though, is a whole number of tiles per axis. Every split of the
+    extent into ``nx`` x ``ny`` cells (up to ``small_max_side`` per axis, cells square within
+    ``small_aspect``) is checked: each cell must be clearly board or clearly table (region share
+    at least ``small_fill_on`` or at most ``small_fill_off``), and every line between two board
+    cells must be a seam (their median share of length on an edge across them at least
+    ``small_seam_min``; a finer split of a tile puts lines through its art, which are not, and
+    one faint seam of a bigger board must not make it look coarser than it is). The finest valid split wins
+    and is returned when it has at most ``small_max_tiles`` board cells and is not at the search's
+    limit (a bigger board is the comb's job), and the comb's grid ``comb`` (px, phx, py, phy)
+    has no seams along its own lines inside the board; never when the region reaches within
+    ``small_border_margin`` of the photo's edge."""
+    kmax = int(cfg.get("small_max_side", 0))
+    if kmax <= 0:
+        return None
+    # a tiny board lies inside the photo with table all around; a region reaching the photo's
+    # edge is a table passing for tiles (a green cloth), and its outline says nothing
+    hh, ww = rc.shape
+    m = float(cfg["small_border_margin"]) * max(hh, ww)
+    rp = rc.region_pts
+    if len(rp) == 0 or rp[:, 0].min() < m or rp[:, 1].min() < m or rp[:, 0].max() > ww - 1 - m \
+            or rp[:, 1].max() > hh - 1 - m:
+        return None
+    ys, xs = np.nonzero(rc.rmask)
+    if len(xs) < 100:
+        return None
+    lo_q, hi_q = float(cfg["small_extent_pct"]), 100.0 - float(cfg["small_extent_pct"])
+    x_lo, x_hi = np.percentile(xs, [lo_q, hi_q])
+    y_lo, y_hi = np.percentile(ys, [lo_q, hi_q])
+    ex, ey = float(x_hi - x_lo + 1), float(y_hi - y_lo + 1)
+    h, w = rc.rmask.shape
+    ci = cv2.integral(rc.rmask.astype(np.uint8))
+    on_min, off_max = float(cfg["small_fill_on"]), float(cfg["small_fill_off"])
+    seam_min, aspect = float(cfg["small_seam_min"]), float(cfg["small_aspect"])
+    best: tuple[int, int, int, float] | None = None  # (cells, nx, ny, -aspect error)
+    for nx in range(1, kmax + 1):
+        for ny in range(1, kmax + 1):
+            px, py = ex / nx, ey / ny
+            if max(px, py) / min(px, py) > aspect:
+                continue
+            xb = np.clip(np.round(x_lo + np.arange(nx + 1) * px).astype(int), 0, w - 1)
+            yb = np.clip(np.round(y_lo + np.arange(ny + 1) * py).astype(int), 0, h - 1)
+            fill, seams = _split_seams(ci, chk, xb, yb, on_min)
+            if ((fill > off_max) & (fill < on_min)).any() or seams < seam_min:
+                continue
+            on = fill >= on_min
+            key = (int(on.sum()), nx, ny, -abs(np.log(px / py)))
+            if best is None or (key[0], key[3]) > (best[0], best[3]):
+                best = key
+    if best is None:
+        return None
+    n, nx, ny, _ = best
+    if n > int(cfg["small_max_tiles"]) or max(nx, ny) >= kmax:
+        return None
+    # the comb's own grid, when its lines inside the board are seams, is a finer board's true
+    # grid that the outline's splits could not reach: keep it
+    cpx, cphx, cpy, cphy = comb
+    # (its lines at least half a pitch inside the outline, whose own edge is no seam)
+    xb = np.arange(np.ceil((x_lo - cphx) / cpx), np.floor((x_hi - cphx) / cpx) + 1) * cpx + cphx
+    yb = np.arange(np.ceil((y_lo - cphy) / cpy), np.floor((y_hi - cphy) / cpy) + 1) * cpy + cphy
+    xb = np.r_[x_lo, xb[(xb > x_lo + cpx / 2) & (xb < x_hi - cpx / 2)], x_hi]
+    yb = np.r_[y_lo, yb[(yb > y_lo + cpy / 2) & (yb < y_hi - cpy / 2)], y_hi]
+    if len(xb) >= 3 or len(yb) >= 3:
+        xb = np.clip(np.round(xb).astype(int), 0, w - 1)
+        yb = np.clip(np.round(yb).astype(int), 0, h - 1)
+        if _split_seams(ci, chk, xb, yb, on_min)[1] >= seam_min:
+            return None
+    px, py = ex / nx, ey / ny
+    return px, float(x_lo) % px, py, float(y_lo) % py
+
+
+def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
+                 on_min: float) -> tuple[np.ndarray, float]:
+    """(region share of each cell, median seam share of the lines between two board cells) of
+    the rectified grid with cell borders ``xb`` x ``yb`` (pixels); ``ci`` is the board region's
+    integral image. With no line between two board cells the seam share is 1 (nothing against)."""
+    X0, Y0 = np.meshgrid(xb[:-1], yb[:-1])
+    X1, Y1 = np.meshgrid(xb[1:], yb[1:])
+    area = np.maximum((X1 - X0) * (Y1 - Y0), 1)
+    fill = (ci[Y1, X1] - ci[Y0, X1] - ci[Y1, X0] + ci[Y0, X0]) / area
+    on = fill >= on_min
+    cov = []
+    pair_v = on[:, :-1] & on[:, 1:]  # vertical lines between horizontally adjacent board cells
+    if pair_v.any():
+        xi, ya, yc = X1[:, :-1][pair_v], Y0[:, :-1][pair_v], Y1[:, :-1][pair_v]
+        cov.append((chk.cx[yc, xi] - chk.cx[ya, xi]) / np.maximum(yc - ya, 1))
+    pair_h = on[:-1, :] & on[1:, :]
+    if pair_h.any():
+        yi, xa, xc = Y1[:-1, :][pair_h], X0[:-1, :][pair_h], X1[:-1, :][pair_h]
+        cov.append((chk.cy[yi, xc] - chk.cy[yi, xa]) / np.maximum(xc - xa, 1))
+    return fill, float(np.median(np.concatenate(cov))) if cov else 1.0
+
+
 def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> Grid:
     """The board grid of rectified pitch and phase, turned north up, spanning the board region."""
     h, w = rc.shape
@@ -577,6 +676,11 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     # the comb's own best pair goes first (the check is a second opinion, not a veto)
     first = [t for t in scored if t[1] == cand_x[0][0] and t[3] == cand_y[0][0]]
     scored = first[:1] + [t for t in scored if t not in first[:1]]
+    blob = _blob_grid(rc, chk, scored[0][1:], cfg)
+    if blob is not None and abs(blob[0] / scored[0][1] - 1) > 0.1:
+        # a tiny board: its outline's grid goes first, at the comb's best check score so that the
+        # reader's bar for extra grids stays where it was
+        scored = [(scored[0][0], *blob)] + scored
     out: list[tuple[float, Grid]] = []
     err: BoardNotFoundError | None = None
     for sc, px, phx, py, phy in scored[: int(cfg["locate_keep"])]:

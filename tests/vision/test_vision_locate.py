@@ -105,3 +105,22 @@ def test_real_photo_smoke() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__]))
+
+
+def test_single_start_tile_gets_one_cell_not_a_sub_grid() -> None:
+    """A one-tile board has no seams for the comb; the outline's grid (_blob_grid) must make it
+    one cell, not a third or a half of a tile."""
+    from scorer import Game, random_game
+    from vision.load import load_image
+    from vision.synth import generate
+
+    game = Game.from_record(random_game(5000, ("red", "blue"), turns=10))
+    photo = generate(game.state(), None, 5000)
+    assert len(photo.reading.state.tiles) == 1
+    lc = load_config(None)["load"]
+    work = load_image(photo.jpeg, int(lc["max_pixels"]), int(lc["min_side"]), int(lc["work_side"]), fast=True).work
+    cands, tilecol = locate_candidates(work, _cfg())
+    grid = cands[0][1]
+    on = grid.to_board(np.argwhere(tilecol)[:, ::-1][::50].astype(float))
+    cells = {(int(np.floor(x)), int(np.floor(y))) for x, y in np.percentile(on, [10, 50, 90], axis=0)}
+    assert len(cells) == 1
