@@ -86,10 +86,6 @@ def farm_value(completed_cities: int) -> tuple[int, str]:
 
 # ---------------------------------------------------------------------------------------------
 # rules that read the board (kept here so every base-game rule lives in this one module)
-def _imports() -> None:  # pragma: no cover - documentation of the dependency direction
-    """base_rules reads :class:`scorer.board.Board`; it never imports vision or web code."""
-
-
 def feature_root(board: Any, fig: Figure) -> int | None:
     """The feature (graph root) a figure stands on, or None when its slot has no segment."""
     node = board.node_at(fig.at, fig.on)

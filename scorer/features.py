@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from .catalog import Kind, TileType
-from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, Cell, neighbour, rotate_slot, surrounding
+from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, Cell, neighbour, surrounding
 
 if TYPE_CHECKING:
     from .board import Board, StartField
@@ -241,8 +241,3 @@ class FeatureGraph:
         if links is None:
             links = self.field_cities()
         return [self.feature(n, links) for n in self.roots()]
-
-
-def rotate_slot_back(board_slot: str, rot: int) -> str:
-    """The printed slot at ``board_slot`` of a tile turned ``rot`` degrees."""
-    return rotate_slot(board_slot, (360 - rot) % 360)

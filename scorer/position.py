@@ -13,7 +13,7 @@ from . import base_rules
 from .board import Board
 from .catalog import Kind, load_catalog
 from .errors import Conflict, IllegalBoardError
-from .formats import MeepleEntry, State, TileEntry
+from .formats import State
 from .geometry import EDGES, neighbour
 from .scoring import Figure, ScoreReport
 
@@ -125,9 +125,3 @@ class Position:
         open_ = base_rules.open_features(board, remaining, players, options, links)
         track = {p: int(self.state.scores.get(p, 0)) for p in players}
         return ScoreReport(players=players, track=track, events=tuple(events), open=tuple(open_))
-
-
-def state_from_parts(game: str, players: tuple[str, ...], tiles: list[TileEntry],
-                     meeples: list[MeepleEntry], **kw: Any) -> State:
-    """Convenience constructor used by tests and the synthetic generator."""
-    return State(game=game, players=players, tiles=tuple(tiles), meeples=tuple(meeples), **kw)
