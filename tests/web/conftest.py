@@ -9,11 +9,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from web import create_app
-
 # the test modules share web_helpers.py; tests/ has no packages, so put this folder on the path
 sys.path.insert(0, str(Path(__file__).parent))
-from web_helpers import FakeReader, make_jpeg  # noqa: E402
+from web_helpers import FakeReader, make_app, make_jpeg  # noqa: E402
 
 
 @pytest.fixture
@@ -23,8 +21,7 @@ def reader() -> FakeReader:
 
 @pytest.fixture
 def app(tmp_path: Path, reader: FakeReader) -> Flask:
-    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
-                       "SECRET_KEY": "test-secret", "FOLLOW": False})
+    return make_app(str(tmp_path / "data"), reader, follow=False)
 
 
 @pytest.fixture

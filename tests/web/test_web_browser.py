@@ -108,12 +108,10 @@ def test_question_is_answered_with_one_tap(browser, reader, tmp_path: Path) -> N
     """With following on: two photos whose turns could have scored or not; the page asks
     "Which happened?", one tap answers, and a second screen shows the new totals."""
     from test_web_follow import CLOSED, OPENING, reading
+    from web_helpers import make_app
     from werkzeug.serving import make_server
-
-    from web import create_app
     SHOTS.mkdir(exist_ok=True)
-    app = create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
-                      "SECRET_KEY": "test-secret", "FOLLOW": True})
+    app = make_app(str(tmp_path / "data"), reader, follow=True)
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from web_helpers import FakeReader, as_reading, make_jpeg, new_game, token, upload
+from web_helpers import FakeReader, as_reading, make_app, make_jpeg, new_game, token, upload
 
 from scorer import Reading, parse_game, parse_state
 from web import create_app
@@ -34,8 +34,7 @@ def reading(tiles: Sequence[Tile], meeples: Sequence[dict[str, Any]] = (), low: 
 
 @pytest.fixture
 def follow_app(tmp_path: Path, reader: FakeReader) -> Flask:
-    return create_app({"TESTING": True, "DATA_DIR": str(tmp_path / "data"), "READER": reader,
-                       "SECRET_KEY": "test-secret", "FOLLOW": True})
+    return make_app(str(tmp_path / "data"), reader, follow=True)
 
 
 @pytest.fixture

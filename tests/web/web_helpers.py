@@ -8,9 +8,11 @@ from typing import Any
 
 import cv2
 import numpy as np
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import Reading, State, parse_state
+from web import create_app
 
 #: A small legal base board: start tile D, a city to its north (E turned), a road going east,
 #: red's thief on the road, blue's knight in the (completed) north city, red's farmer south.
@@ -97,3 +99,9 @@ def token(client: FlaskClient) -> str:
 def upload(client: FlaskClient, gid: str, data: bytes, name: str = "photo.jpg", csrf: str | None = None) -> Any:
     return client.post(f"/api/games/{gid}/photos", data={"photo": (io.BytesIO(data), name)},
                        headers={"X-CSRF-Token": csrf or token(client)}, content_type="multipart/form-data")
+
+
+def make_app(data_dir: str, reader: Any, follow: bool) -> Flask:
+    """An app on a temporary SQLite file with a fake reader; ``follow`` turns on following."""
+    return create_app({"TESTING": True, "DATA_DIR": data_dir, "READER": reader,
+                       "SECRET_KEY": "test-secret", "FOLLOW": follow})
