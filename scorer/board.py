@@ -205,6 +205,12 @@ class Board:
                         break
         return out
 
+    def without(self, cell: Cell) -> Board:
+        """The same board less the tile on ``cell`` (features only grow, so a tile laid by a turn
+        that proves illegal is taken back by rebuilding)."""
+        return Board.from_tiles(((c, p.tile, p.rot) for c, p in self.tiles.items() if c != cell),
+                                self.layout, self.strict_kinds)
+
     @classmethod
     def from_tiles(cls, tiles: Iterable[tuple[Cell, TileType, int]], layout: Layout | None = None,
                    strict_kinds: frozenset[Kind] | None = None) -> Board:

@@ -646,7 +646,7 @@ class CastleGame:
             scorings = self._completed(at, figures)
             doubled = self._doubles(number, player, turn.wall_tiles_used, scorings)
         except IllegalMoveError:
-            self._rebuild_without(at)
+            self.board = self.board.without(at)
             raise
         # the turn is legal: commit it
         if self.check_box and tile.id is not None:
@@ -822,14 +822,6 @@ class CastleGame:
         self.palas_house[player] = house.id
         verb = "moves the keep to" if current else "places the keep on"
         self.notes.append(f"turn {number}: {player} {verb} the house of {plural(house.tiles, 'tile')} at {list(cell)}")
-
-    def _rebuild_without(self, at: Cell) -> None:
-        """Rebuild the board without the tile just laid (an illegal turn changes nothing)."""
-        tiles = [(c, p.tile, p.rot) for c, p in self.board.tiles.items() if c != at]
-        assert self.layout is not None
-        self.board = castle_board(self.layout)
-        for c, t, r in tiles:
-            self.board.place(c, t, r, check=False)
 
     # -- reading the game -----------------------------------------------------------------------
     def keep_cell(self, player: str) -> Cell:

@@ -257,10 +257,7 @@ class Game:
 
     def _undo_last_tile(self, at: tuple[int, int], tile: TileType) -> None:
         """Rebuild the board without the tile just laid (an illegal follower rolls back the turn)."""
-        tiles = [(c, p.tile, p.rot) for c, p in self.board.tiles.items() if c != at]
-        self.board = board_for("base")
-        for c, t, r in tiles:
-            self.board.place(c, t, r, check=False)
+        self.board = self.board.without(at)
         if self.check_box and tile.id is not None:
             self.box[tile.id] += 1
 
