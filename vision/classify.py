@@ -183,6 +183,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     w_pts = point_weights(n, cfg)
     ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
     bare = bare_table_cells(lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
+    if green_top is not None and len(ll):
+        field = np.array([float((t.classes == 0).mean()) for t in templates])
+        bare |= fieldless_cells(green_cells(green_top, ignore_top, rows, cols)[occupied], field[ll.argmax(1)], cfg)
     if bare.any():
         ys, xs = np.nonzero(occupied)
         occupied = occupied.copy()
@@ -234,6 +237,34 @@ def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarr
     low_share = share < float(cfg["bare_rel_share"]) * float(np.quantile(share, q))
     low_fit = best_ll < float(np.quantile(best_ll, q)) - float(cfg["bare_ll_drop"])
     return low_share & low_fit
+
+
+def green_cells(green_top: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """(rows, cols) share of each cell's pixels (not under a figure) that are field green."""
+    patch = green_top.shape[0] // rows
+    cells = (slice(0, rows * patch), slice(0, cols * patch))
+    keep = ~ignore_top[cells]
+    g = (green_top[cells] & keep).reshape(rows, patch, cols, patch).sum((1, 3))
+    return g / np.maximum(keep.reshape(rows, patch, cols, patch).sum((1, 3)), 1)
+
+
+def fieldless_cells(green: np.ndarray, field: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Which occupied cells (row-major order) are bare table read as a tile that shows field (bool).
+
+    A table of tile colour (tan wood, beige cloth) passes the occupancy and yellowness tests and
+    its plain cells fit some template well enough (a city, a road through a field of cast
+    colour). But every tile except the all-city ones is partly field green, and bare table shows
+    none: a cell is bare when its best template expects at least ``fieldless_min_field`` of field
+    while its green share is below ``fieldless_rel_green`` of the photo's green-rich cells'
+    (the ``fieldless_ref_quantile`` of the occupied cells' green shares; relative, so a colour
+    cast that dims every green, a red filter, moves the reference with it). Off when that
+    reference is below ``fieldless_min_ref`` (no trustworthy green in the photo at all)."""
+    if not len(green) or float(cfg.get("fieldless_rel_green", 0.0)) <= 0:
+        return np.zeros(len(green), dtype=bool)
+    ref = float(np.quantile(green, float(cfg["fieldless_ref_quantile"])))
+    if ref < float(cfg["fieldless_min_ref"]):
+        return np.zeros(len(green), dtype=bool)
+    return (green < float(cfg["fieldless_rel_green"]) * ref) & (field >= float(cfg["fieldless_min_field"]))
 
 
 def unknown_offset(ll: np.ndarray, cfg: dict[str, Any]) -> float:

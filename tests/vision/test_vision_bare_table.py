@@ -1,0 +1,74 @@
+"""Bare cells of a tile-coloured (tan, wooden) table are not read as tiles."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classify import classify_cells, fieldless_cells, table_samples, warp_board
+from vision.config import load_config
+from vision.locate import Grid, tile_mask
+from vision.reader import BoardReader
+from vision.synth import render_tile
+
+PITCH = 64
+# a 4 x 3 board with holes: tiles where 1, bare tan table where 0
+LAYOUT = np.array([[1, 1, 0, 1],
+                   [0, 1, 1, 0],
+                   [1, 0, 1, 1]])
+TILES = ["U", "E", "V", "B", "D", "K", "W", "L"]
+
+
+def _tan_table_photo(bgr_table: tuple[int, int, int], ring: int) -> tuple[np.ndarray, Grid]:
+    """A top view of procedural tiles on a tan table, ``ring`` cells of table all around the board."""
+    rng = np.random.default_rng(3)
+    rows, cols = LAYOUT.shape
+    h, w = (rows + 2 * ring) * PITCH, (cols + 2 * ring) * PITCH
+    img = np.clip(np.array(bgr_table, np.float32) + rng.normal(0, 4, (h, w, 3)), 0, 255).astype(np.uint8)
+    cat = BoardReader().catalog
+    ids = iter(TILES)
+    for r, c in zip(*np.nonzero(LAYOUT)):
+        tile = render_tile(cat.tiles[next(ids)], 0, PITCH - 2)
+        y, x = (r + ring) * PITCH + 1, (c + ring) * PITCH + 1
+        img[y: y + PITCH - 2, x: x + PITCH - 2] = tile
+    H = np.array([[1 / PITCH, 0, -float(ring)], [0, 1 / PITCH, -float(ring)], [0, 0, 1]])
+    return img, Grid(H=H, cols=range(0, cols), rows=range(0, rows), pitch_px=float(PITCH))
+
+
+def _occupied(img: np.ndarray, grid: Grid, cfg: dict) -> set[tuple[int, int]]:
+    reader = BoardReader(config=cfg)
+    ccfg, lcfg = reader.cfg["classify"], reader.cfg["locate"]
+    patch = int(ccfg["patch"])
+    green, tilecol = tile_mask(img, lcfg)
+    top = warp_board(img, grid, patch)
+    tc = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
+    g = warp_board(green.astype(np.uint8), grid, patch) > 0
+    ig = np.zeros(top.shape[:2], bool)
+    bg = table_samples(img, grid, patch, ccfg)
+    if len(bg) < int(ccfg["occupancy_min_samples"]):
+        bg = None  # the board fills the photo: no table to learn from (as the reader does)
+    ev, _ = classify_cells(top, tc, ig, grid, reader.templates("base", ()), ccfg, reader.cfg["colours"],
+                           lcfg, None, g, bg)
+    return {e.cell for e in ev}
+
+
+@pytest.mark.parametrize("table", [(120, 175, 215), (95, 150, 200)])  # beige, light wood (BGR)
+def test_tan_table_cells_are_not_tiles(table: tuple[int, int, int]) -> None:
+    """The bare cells inside the board's bounding box of a tan table hold no tile, although the
+    table passes the tile-colour test."""
+    img, grid = _tan_table_photo(table, 1)
+    _, tilecol = tile_mask(img, load_config()["locate"])
+    assert tilecol[:PITCH, 2 * PITCH:3 * PITCH].mean() > 0.5  # the table passes for tile colour
+    truth = {(int(c), int(r)) for r, c in zip(*np.nonzero(LAYOUT))}
+    assert _occupied(img, grid, {}) == truth
+
+
+def test_fieldless_cells_is_relative_and_spares_all_city_tiles() -> None:
+    cfg = load_config()["classify"]
+    green = np.array([0.6, 0.5, 0.7, 0.02, 0.01, 0.55])
+    field = np.array([0.7, 0.5, 0.8, 0.6, 0.0, 0.4])  # cell 4 reads as an all-city tile
+    assert fieldless_cells(green, field, cfg).tolist() == [False, False, False, True, False, False]
+    # a colour cast (a red filter) dims every green alike: the same cells, no more
+    assert fieldless_cells(green * 0.3, field, cfg).tolist() == [False, False, False, True, False, False]
+    # no trustworthy green anywhere: nothing is dropped
+    assert not fieldless_cells(green * 0.05, field, cfg).any()
