@@ -18,8 +18,10 @@ outcome as alternatives for the players to choose from. Each mode is therefore r
 ``asked`` answers every such question truthfully (the alternative whose track equals the
 true track), ``unasked`` always takes the first alternative. ``--photos`` also runs the
 ``every photo`` mode through rendered photos and the photo reader when ``vision.synth`` and
-``vision.reader`` exist (the game followed from its start tile: ``follow_step(from_start=True)``),
-printing the share of games right and the share of turns whose inferred tile is the true one.
+``vision.reader`` exist (the game followed from its start tile: ``follow_step(from_start=True)``,
+each photo read with the previous corrected state as prior and followed with the reader's
+per-cell evidence, ``--no-evidence`` for the reading alone), printing the share of games right
+and the share of turns whose inferred tile is the true one.
 
 Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos]``
 """
@@ -121,9 +123,11 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     questions, offered, warnings = 0, True, 0
     seconds: list[float] = []
     for state, track in zip(photos, tracks):
-        new = read(state, previous) if read else state
+        got = read(state, previous) if read else state
+        # a reader's detail brings the per-cell evidence with the reading
+        new, evidence = (got.reading, got.evidence) if hasattr(got, "evidence") else (got, None)
         t0 = time.perf_counter()
-        res = follow_step(record, previous, new, from_start=from_start)
+        res = follow_step(record, previous, new, from_start=from_start, evidence=evidence)
         seconds.append(time.perf_counter() - t0)
         warnings += len(res.warnings)
         record = res.record
@@ -180,10 +184,12 @@ def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     return good, len(true_turns)
 
 
-def photo_mode(games: int, turns: int) -> None:
+def photo_mode(games: int, turns: int, evidence: bool = True) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
-    of games right and the share of turns whose inferred tile equals the truth."""
+    of games right and the share of turns whose inferred tile equals the truth. Each photo is
+    read with the previous corrected state as prior, and followed with the reader's per-cell
+    evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone)."""
     try:
         from vision.reader import BoardReader  # type: ignore[import-not-found]
         from vision.synth import generate  # type: ignore[import-not-found]
@@ -200,7 +206,8 @@ def photo_mode(games: int, turns: int) -> None:
 
         def read(state: State, prior: State | None, seed: int = seed) -> Any:
             photo = generate(state, None, seed * 1000 + len(state.tiles))
-            return reader.read(photo.jpeg, game=state.game, players=state.players, prior=prior)
+            detail = reader.read_detail(photo.jpeg, game=state.game, players=state.players, prior=prior)
+            return detail if evidence else detail.reading
 
         t0 = time.perf_counter()
         try:
@@ -237,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photos", action="store_true", help="also follow rendered photos via the reader")
     parser.add_argument("--photo-games", type=int, default=6, help="games followed through photos")
     parser.add_argument("--photo-turns", type=int, default=20, help="turns of each photo game")
+    parser.add_argument("--no-evidence", action="store_true",
+                        help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     print(f"following {args.games} random base games per mode (2-5 players, whole games)")
@@ -264,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         if target is not None and asked < target:
             failed = True
     if args.photos:
-        photo_mode(args.photo_games, args.photo_turns)
+        photo_mode(args.photo_games, args.photo_turns, not args.no_evidence)
     return 1 if failed else 0
 
 

@@ -53,7 +53,13 @@ def _load(path: str, args: argparse.Namespace, prior: State | None) -> State | R
                           "pass carcam/state@1 or carcam/reading@1 files instead") from None
     reader = BoardReader()
     players = _players(args) or (prior.players if prior is not None else None)
-    return reader.read(path, game=args.game, players=players, prior=prior)
+    detail = reader.read_detail(path, game=args.game, players=players, prior=prior)
+    _EVIDENCE[path] = getattr(detail, "evidence", None)
+    return detail.reading
+
+
+#: The reader's per-cell evidence of each photo read (by path), passed on to follow_step.
+_EVIDENCE: dict[str, Any] = {}
 
 
 def _players(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -110,7 +116,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
     text: list[str] = []
     for i, path in enumerate(args.inputs, 1):
         doc = _with_players(_load(path, args, previous), players)
-        res = follow_step(record, previous, doc)
+        res = follow_step(record, previous, doc, evidence=_EVIDENCE.pop(path, None))
         chosen = 0
         if res.alternatives:
             chosen = min(choose.get(i, 1), len(res.alternatives)) - 1

@@ -84,8 +84,33 @@ DISAGREE_DECAY = 0.6
 MAX_GAP = 4
 #: How many trial plays one step may spend searching before it settles for what it found.
 PLAY_BUDGET = 4000
+#: Per-cell evidence from a photo reader (``follow_step(evidence=...)``): a photo cell *agrees*
+#: with a tile when the tile (at its rotation) is among the cell's ``EVIDENCE_TOP`` likeliest.
+EVIDENCE_TOP = 3
+#: A tile seen before keeps its identity unless the photo's evidence for the cell's best tile
+#: exceeds the evidence for it by more than this (scores are scaled log-likelihoods).
+EVIDENCE_KEEP_MARGIN = 8.0
+#: A new tile is chosen among the tiles of the box that can legally lie on its cell, by the
+#: evidence; those within this of the best stay options for the search (followers may decide).
+EVIDENCE_CHOICE_MARGIN = 6.0
+#: At most this many options per new cell.
+EVIDENCE_CHOICES = 6
+#: A photo whose cells agree with less than this share of the record's tiles (under the best
+#: alignment; boards of at least ``EVIDENCE_MIN_TILES`` tiles) was read on a wrong grid or is
+#: not of this game: it is not used (the next photo shows the turns since).
+EVIDENCE_MIN_AGREEMENT = 0.5
+EVIDENCE_MIN_TILES = 3
+#: ... unless the photo reads whole (see :func:`_unusable`) with at most this many times
+#: ``max_gap`` new cells (earlier photos were not used, so the gap may be longer).
+WHOLE_GAP_FACTOR = 2
 #: Kinds a hidden follower can have stood on (they are completed during play; fields never).
 _COMPLETABLE = (Kind.ROAD, Kind.CITY, Kind.MONASTERY, Kind.PATH, Kind.TOWER, Kind.HOUSE)
+
+
+#: What a photo reader says about each cell of its reading on its own: per cell (the reading's
+#: frame), a score per (tile id, rotation) at the tile's distinct rotations, higher is likelier
+#: (``vision.reader.ReadDetail.evidence``). Plain data, so this module needs no vision code.
+Evidence = Mapping[Cell, Mapping[tuple[str, int], float]]
 
 
 class FollowError(CarcamError):
@@ -394,6 +419,192 @@ def align(ref: Mapping[Cell, tuple[TileType, int]], state: State,
     return top[0], best[0]
 
 
+# ---------------------------------------------------------------------------------------------
+# evidence (per-cell scores from a photo reader)
+@cache
+def _canonical_rot(tile: TileType, rot: int) -> int:
+    """The distinct rotation of ``tile`` that looks like ``rot`` (how evidence is keyed)."""
+    rot %= 360
+    for r in tile.rotations():
+        if _signature(tile, r) == _signature(tile, rot):
+            return r
+    return rot
+
+
+def _kth(scores: Mapping[tuple[str, int], float]) -> float:
+    """The score a tile needs to be among a cell's :data:`EVIDENCE_TOP` likeliest."""
+    top = sorted(scores.values(), reverse=True)
+    return top[min(EVIDENCE_TOP, len(top)) - 1]
+
+
+class _CellEvidence:
+    """A photo's evidence seen from the record's frame (through the photo's transform)."""
+
+    def __init__(self, evidence: Evidence, t: Transform) -> None:
+        self.evidence = {c: v for c, v in evidence.items() if v}
+        self.t = t
+        self.at = {t.cell(c): c for c in self.evidence}
+        self.best = {c: max(v.values()) for c, v in self.evidence.items()}
+        self.kth = {c: _kth(v) for c, v in self.evidence.items()}
+
+    def score(self, cell: Cell, tile: TileType, rot: int) -> float | None:
+        """The evidence for ``tile`` at ``rot`` (record frame) on ``cell``, if the photo has it."""
+        c = self.at.get(cell)
+        if c is None or not tile.known or tile.id is None:
+            return None
+        return self.evidence[c].get((tile.id, _canonical_rot(tile, rot - self.t.rot)))
+
+    def gap(self, cell: Cell, tile: TileType, rot: int) -> float | None:
+        """How far the evidence for the tile falls short of the cell's likeliest tile."""
+        v = self.score(cell, tile, rot)
+        return None if v is None else self.best[self.at[cell]] - v
+
+
+def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evidence,
+                       extra: Iterable[Transform] = ()) -> tuple[Transform, int]:
+    """The transform under which most of the record's tiles are among the likeliest tiles of the
+    photo cell they fall on (the reader's own choice does not matter: a misread cell usually
+    still ranks the true tile high). Candidates are the shifts voted for by such pairs in each
+    rotation (and ``extra``); ties go to more cells covered, then closer evidence. Returns the
+    transform and how many record tiles agree with the photo under it."""
+    cells = [c for c, v in evidence.items() if v]
+    if not ref or not cells:
+        return IDENTITY, 0
+    kth = {c: _kth(evidence[c]) for c in cells}
+    best = {c: max(evidence[c].values()) for c in cells}
+    candidates: set[Transform] = set(extra)
+    for q in (0, 90, 180, 270):
+        votes: Counter[tuple[int, int]] = Counter()
+        turned = {c: rotate_cell(c, q) for c in cells}
+        for p, (tile, rot) in ref.items():
+            if not tile.known or tile.id is None:
+                continue
+            key = (tile.id, _canonical_rot(tile, rot - q))
+            for c in cells:
+                v = evidence[c].get(key)
+                if v is not None and v >= kth[c]:
+                    x, y = turned[c]
+                    votes[(p[0] - x, p[1] - y)] += 1
+        candidates.update(Transform(q, dx, dy) for (dx, dy), _ in votes.most_common(4))
+
+    def score(t: Transform) -> tuple[int, int, float]:
+        agree = covered = 0
+        soft = 0.0
+        for c in cells:
+            there = ref.get(t.cell(c))
+            if there is None:
+                continue
+            covered += 1
+            tile, rot = there
+            v = evidence[c].get((tile.id, _canonical_rot(tile, rot - t.rot))) if tile.known and tile.id else None
+            if v is None:
+                continue
+            agree += v >= kth[c]
+            soft += max(v - best[c], -20.0)
+        return (agree, covered, soft)
+
+    if not candidates:
+        return IDENTITY, 0
+    scored = {t: score(t) for t in candidates}
+    top = max(scored.values())
+    chosen = min((t for t, sc in scored.items() if sc == top), key=lambda t: (t.rot, abs(t.dx) + abs(t.dy), t.dx, t.dy))
+    return chosen, top[0]
+
+
+def _doubted(game: Game, cev: _CellEvidence, trust: float) -> dict[Cell, TileEntry]:
+    """The record's tiles that the photo's evidence clearly contradicts, each with the tile to
+    take instead: the likeliest by the evidence that fits the undoubted tiles around it and the
+    box, when its evidence beats the tile played by more than :data:`EVIDENCE_KEEP_MARGIN`
+    (read with confidence ``trust``: like a sure reading, it lowers the tile's confidence, and
+    rewrites the record once that is low; see the module docstring)."""
+    catalog = load_catalog()
+    board = game.board
+    doubt = {c for c, p in board.tiles.items()
+             if (g := cev.gap(c, p.tile, p.rot)) is not None and g > EVIDENCE_KEEP_MARGIN}
+    if not doubt:
+        return {}
+    rest = Board.from_tiles((c, p.tile, p.rot) for c, p in board.tiles.items() if c not in doubt)
+    out: dict[Cell, TileEntry] = {}
+    for c in sorted(doubt):
+        placed = board.tiles[c]
+        now = cev.score(c, placed.tile, placed.rot)
+        box = Counter(game.box)
+        box[placed.tile.id or ""] += 1
+        best: tuple[float, str, int, TileType] | None = None
+        for tid, n in sorted(box.items()):
+            tile = catalog.get(tid)
+            if n <= 0 or tile is None or tile.set == "castle":
+                continue
+            for rot in tile.rotations():
+                v = cev.score(c, tile, rot)
+                if v is None or rest.edge_conflicts(c, tile, rot):
+                    continue
+                if best is None or v > best[0]:
+                    best = (v, tid, rot, tile)
+        if best is not None and now is not None and best[0] - now > EVIDENCE_KEEP_MARGIN \
+                and not same_tile(best[3], best[2], placed.tile, placed.rot):
+            out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
+    return out
+
+
+def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transform, agree: int,
+              max_gap: int) -> str | None:
+    """Why a photo read with evidence cannot be followed (``None`` when it can).
+
+    A photo read on a wrong grid (too fine, shifted) shows cells that are not the board's: too
+    many new cells for a gap (more than ``max_gap``), or too few of the record's tiles among the
+    likeliest tiles of their cells (:data:`EVIDENCE_MIN_AGREEMENT`). Such a photo is still taken
+    when its reading is whole (no cell unrecognised, no edge that does not match), covers
+    every tile of the record and has at most ``WHOLE_GAP_FACTOR * max_gap`` new cells: then the
+    record is more likely wrong (turns inferred from earlier bad photos, corrected from this
+    one) or the gap longer (photos not used)."""
+    cells = {t.cell(e.at) for e in state.tiles}
+    new = len(cells - set(ref))
+    whole = (all(e.tile.known for e in state.tiles) and set(ref) <= cells
+             and not Board.from_tiles((e.at, e.tile, e.rot) for e in state.tiles).conflicts())
+    if whole and new <= WHOLE_GAP_FACTOR * max_gap:
+        return None
+    if new > max_gap:
+        return f"the photo shows {new} new cells, more than {max_gap} turns can lay, and does not read whole"
+    if len(ref) >= EVIDENCE_MIN_TILES and agree < EVIDENCE_MIN_AGREEMENT * len(ref):
+        return f"only {agree} of the {len(ref)} tiles played fit this photo (a wrong grid?)"
+    return None
+
+
+def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None) -> list[TileEntry]:
+    """The tiles of the box that can lie on ``cell`` next to the board, likeliest first by the
+    photo's evidence: those within :data:`EVIDENCE_CHOICE_MARGIN` of the best, at most
+    :data:`EVIDENCE_CHOICES`. The first keeps the reading's confidence when it is the tile read,
+    else it gets the share the runner-up leaves it (a close call is unsure)."""
+    catalog = load_catalog()
+    found: list[tuple[float, str, int, TileType]] = []
+    for tid, n in sorted(game.box.items()):
+        tile = catalog.get(tid)
+        if n <= 0 or tile is None or tile.set == "castle":
+            continue
+        for rot in tile.rotations():
+            if game.board.edge_conflicts(cell, tile, rot):
+                continue
+            v = cev.score(cell, tile, rot)
+            if v is not None:
+                found.append((v, tid, rot, tile))
+    if not found:
+        return []
+    found.sort(key=lambda f: (-f[0], f[1], f[2]))
+    top = found[0][0]
+    runner = found[1][0] if len(found) > 1 else top - 10.0
+    out = []
+    for v, _, rot, tile in found[:EVIDENCE_CHOICES]:
+        if v < top - EVIDENCE_CHOICE_MARGIN:
+            break
+        if read is not None and read.tile.known and same_tile(tile, rot, read.tile, read.rot):
+            conf = _conf(read.confidence)
+        else:
+            conf = round(1.0 / (1.0 + math.exp(-(v - runner if v == top else v - top) / 2.0)), 4)
+        out.append(TileEntry(at=cell, tile=tile, rot=rot, confidence=conf))
+    return out
+
+
 def transform_state(state: State, t: Transform) -> State:
     """``state`` with every cell, tile rotation and follower slot mapped by ``t``."""
     if t == IDENTITY:
@@ -413,7 +624,7 @@ def start_record(first: State | Reading) -> GameRecord:
     return _start(_as_state(first)[0])[0]
 
 
-def _start_tile_only(state: State, warnings: list[str]) -> State:
+def _start_tile_only(state: State, warnings: list[str], evidence: Evidence | None = None) -> State:
     """The first photo of a game followed from its start, reduced to the start tile: the cell
     read as the catalogue's start tile (the surest), else the cell nearest the middle of the
     cells read, taken as the start tile (rotation as read when it was read as the start tile,
@@ -424,7 +635,23 @@ def _start_tile_only(state: State, warnings: list[str]) -> State:
     if first is None or not state.tiles:
         return state
     named = [e for e in state.tiles if e.tile.id == first.id]
-    if named:
+    scored = []
+    for e in state.tiles:
+        cell_ev = (evidence or {}).get(e.at)
+        if cell_ev:
+            rots = [(v, r) for (tid, r), v in cell_ev.items() if tid == first.id]
+            if rots:
+                v, r = max(rots, key=lambda vr: (vr[0], -vr[1]))
+                scored.append((v - max(cell_ev.values()), v, -e.at[1], -e.at[0], e, r))
+    if scored:
+        # the cell whose evidence is likeliest the start tile (nearest its own best reading)
+        *_, e, r = max(scored, key=lambda x: x[:4])
+        keep = e if e.tile.id == first.id and same_tile(e.tile, e.rot, first, r) else \
+            replace(e, tile=first, rot=r, confidence=min(_conf(e.confidence), 0.5))
+        if keep is not e:
+            warnings.append(f"the start tile is taken to be at {list(e.at)} (rot {r}, read as {e.tile.name()} "
+                            f"rot {e.rot})")
+    elif named:
         keep = max(named, key=lambda e: (_conf(e.confidence), -e.at[1], -e.at[0]))
     else:
         mx = sum(e.at[0] for e in state.tiles) / len(state.tiles)
@@ -757,7 +984,8 @@ def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: di
 # one step
 def follow_step(record: GameRecord | None, previous: State | None, new: State | Reading, *,
                 trust: float = DEFAULT_TRUST, next_player: str | None = None, max_gap: int = MAX_GAP,
-                budget: int = PLAY_BUDGET, from_start: bool = False) -> FollowResult:
+                budget: int = PLAY_BUDGET, from_start: bool = False,
+                evidence: Evidence | None = None) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -769,12 +997,22 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     alternative that gives it. ``from_start`` says that the first photo (``record`` and
     ``previous`` both ``None``) was taken before the first turn, so it shows the start tile
     alone: every other cell it shows is a misread (see :func:`_start_tile_only`).
+
+    ``evidence`` (optional) is what the photo reader saw on each cell of ``new`` on its own
+    (:data:`Evidence`, in ``new``'s frame; ``vision.reader.ReadDetail.evidence``). With it the
+    game's knowledge leads and the photo only has to tell between what can have happened:
+    the photo is aligned by how well its cells' evidence fits the record's tiles, and not used
+    at all when too few fit (:data:`EVIDENCE_MIN_AGREEMENT`: a wrong grid); a tile played
+    before keeps its identity unless the evidence for the cell's best tile beats it by
+    :data:`EVIDENCE_KEEP_MARGIN`; a new tile is chosen among the tiles still in the box that
+    can legally lie on its cell, by the evidence (:func:`_evidence_options`); the first photo
+    of a game followed ``from_start`` takes the start tile's cell and rotation from it.
     """
     state, warnings = _as_state(new)
     if record is None:
         if previous is None:
             if from_start:
-                state = _start_tile_only(state, warnings)
+                state = _start_tile_only(state, warnings, evidence)
             record, w = _start(state)
             game = new_game(record)
             _remember(record, game)
@@ -793,24 +1031,43 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # 1. align
     ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
     transform, matched = align(ref, state, [(f.player, f.at) for f in game.figures])
-    if state.tiles and matched == 0:
-        warnings.append("no tile of the photo matches the game so far; the photo is taken as it is")
-    aligned = transform_state(state, transform)
     confidence: dict[Cell, float] = {}
     if previous is not None:
         prev_t, _ = align(ref, previous)
         for e in transform_state(previous, prev_t).tiles:
             if e.confidence is not None:
                 confidence[e.at] = e.confidence
+    cev: _CellEvidence | None = None
+    if evidence:
+        transform, agree = _align_by_evidence(ref, evidence, [transform])
+        why = _unusable(ref, state, transform, agree, max_gap)
+        if why:
+            warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
+            return FollowResult(record=record, turns=(), alternatives=(),
+                                corrected_state=_corrected(game, record, confidence), transform=transform,
+                                warnings=tuple(warnings))
+        matched = max(matched, agree)
+        cev = _CellEvidence(evidence, transform)
+        # a photo that passed shows every new cell it has for real (see _unusable)
+        max_gap = max(max_gap, sum(1 for e in state.tiles if transform.cell(e.at) not in ref))
+    if state.tiles and matched == 0:
+        warnings.append("no tile of the photo matches the game so far; the photo is taken as it is")
+    aligned = transform_state(state, transform)
     seen = {e.at: e for e in aligned.tiles}
     # 2. keep identities (or correct the record where the photo clearly disagrees)
     overrides: list[tuple[Cell, TileEntry]] = []
+    doubted = _doubted(game, cev, trust) if cev is not None else {}
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         e = seen.get(cell)
         if e is None:
             warnings.append(f"tile at {list(cell)} is not seen in this photo; kept")
             continue
-        if not e.tile.known or same_tile(e.tile, e.rot, placed.tile, placed.rot):
+        if cev is not None and _conf(e.confidence) < BY_HAND and cev.score(cell, placed.tile, placed.rot) is not None:
+            # the evidence judges, not the reading (read with the record as its prior)
+            if cell not in doubted:
+                continue
+            e = doubted[cell]
+        elif not e.tile.known or same_tile(e.tile, e.rot, placed.tile, placed.rot):
             if e.tile.known:
                 confidence[cell] = max(confidence.get(cell, 0.0), _conf(e.confidence))
             continue
@@ -856,7 +1113,20 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 warnings.append(f"two followers on the new tile at {list(m.at)}; kept the surer one")
             else:
                 visible[m.at] = m
+    ev_more: dict[Cell, list[TileEntry]] = {}
+    if cev is not None:
+        for c, e in list(new_entries.items()):
+            opts = _evidence_options(game, c, cev, e)
+            if opts:
+                if not same_tile(opts[0].tile, opts[0].rot, e.tile, e.rot):
+                    warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "
+                                    f"{opts[0].tile.name()} (rot {opts[0].rot}): the likeliest tile that can lie "
+                                    "there")
+                new_entries[c], ev_more[c] = opts[0], opts[1:]
     choices = _fix_new_tiles(game, new_entries, visible, warnings, trust)
+    for c, opts in choices.items():
+        if c in ev_more and opts[0] is new_entries[c]:
+            choices[c] = [opts[0]] + ev_more[c]
     new_entries = {c: opts[0] for c, opts in choices.items()}
     new_tiles = {c: (e.tile, e.rot) for c, e in new_entries.items()}
     final_board = _clone_board(game.board)
@@ -1107,7 +1377,7 @@ def follow_states(states: Iterable[State | Reading], *, record: GameRecord | Non
     return record, results
 
 
-__all__ = ["Alternative", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
+__all__ = ["Alternative", "Evidence", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
            "new_game", "same_tile", "start_record", "transform_state", "DEFAULT_TRUST", "MAX_GAP"]
 
 

@@ -53,6 +53,7 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
            cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None) -> Decoded:
     """Jointly choose a template per cell (ICM over top-k candidates)."""
     sigs = [edge_signature(t) for t in templates]
+    unary = dict(unary)  # the prior below changes this decode's copy, never the caller's scores
     cells = sorted(unary)
     cand = {c: list(np.argsort(-unary[c])[:top_k]) for c in cells}
     if prior:

@@ -38,12 +38,20 @@ _SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 
 @dataclass(frozen=True)
 class ReadDetail:
     """A reading with what it was read on: the chosen grid, the working image, and the grid cell
-    of the reading's cell [0, 0] (``origin``)."""
+    of the reading's cell [0, 0] (``origin``).
+
+    ``evidence`` is what the photo says about each of the reading's cells on its own, before the
+    board is decoded as a whole (no neighbours, no box counts, no prior): per cell (the
+    reading's frame), the classifier's score of every tile of the game at each of its distinct
+    rotations, ``{(tile_id, rot): score}`` (a log-likelihood scaled by ``classify.scale``, higher
+    is likelier). A follower that knows which tiles can lie on a cell (the previous board, the
+    box) chooses among them with it (:func:`scorer.follow.follow_step`, ``evidence``)."""
 
     reading: Reading
     grid: Any
     work: np.ndarray
     origin: tuple[int, int]
+    evidence: dict[tuple[int, int], dict[tuple[str, int], float]] | None = None
 
 
 class BoardReader:
@@ -93,7 +101,8 @@ class BoardReader:
             raise errors[0]
         sp = float(self.cfg["read"]["score_pitch_power"])
         ref = attempts[0][1].pitch_px
-        _, grid, blobs, unary, dec, best_ll = max(attempts, key=lambda a: a[0] * _pitch_weight(a[1].pitch_px, ref, sp))
+        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, ref, sp, prior, templates,
+                                                             self.cfg["decode"])
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)
@@ -127,17 +136,19 @@ class BoardReader:
         for conflict in Position(state).status()[:10]:
             warnings.append(f"check: {conflict}")
         reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
-        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0))
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0),
+                          evidence=cell_evidence(unary, templates, (c0, r0)))
 
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError]) -> list[tuple[Grid, np.ndarray,
                                                                                               dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
-        check score at least ``extra_min_gain`` above the best first grid's, best first, none twice
-        and at most ``max_attempts`` in all."""
+        check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
+        than their own variant's first) above that first's, largest gain first, none twice and
+        at most ``max_attempts`` in all."""
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
-        extra: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
+        extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
         for variant in self.cfg.get("locate_variants", [{}]):
             lcfg = {**self.cfg["locate"], **variant}
             try:
@@ -146,12 +157,19 @@ class BoardReader:
                 errors.append(exc)
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
-            extra += [(sc, grid, tilecol, lcfg) for sc, grid in cands[1:]]
+            # an extra grid as coarse as its variant's first competes with that first alone: the
+            # variants' masks differ, so their check scores are not on one scale (a finer grid
+            # must beat every variant's first, sub-tile cells can pass for tiles)
+            extra += [(sc, sc - cands[0][0], _pitch_weight(grid.pitch_px, cands[0][1].pitch_px, 1.0) >= 1,
+                       grid, tilecol, lcfg) for sc, grid in cands[1:]]
         out = [(g, t, c) for _, g, t, c in first]
-        bar = max((f[0] for f in first), default=-np.inf) + float(rcfg["extra_min_gain"])
-        for sc, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[0]):
-            if len(out) >= int(rcfg["max_attempts"]) or sc < bar:
+        gain = float(rcfg["extra_min_gain"])
+        bar = max((f[0] for f in first), default=-np.inf) + gain
+        for sc, own, coarse, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[1]):
+            if len(out) >= int(rcfg["max_attempts"]):
                 break
+            if sc < bar and not (coarse and own >= gain):
+                continue
             if not any(same_grid(grid, g) for g, _, _ in out):
                 out.append((grid, tilecol, lcfg))
         return out
@@ -305,3 +323,78 @@ def _edge_conflicts(chosen: dict[tuple[int, int], Template]) -> int:
     from scorer.board import Board
     board = Board.from_tiles((c, t.tile, t.rot) for c, t in chosen.items())
     return len(board.conflicts())
+
+
+def cell_evidence(unary: dict[tuple[int, int], np.ndarray], templates: list[Template],
+                  origin: tuple[int, int]) -> dict[tuple[int, int], dict[tuple[str, int], float]]:
+    """Per cell of the reading (grid cell less ``origin``), the unary score of every template,
+    keyed by (tile id, rotation): plain data for :attr:`ReadDetail.evidence`."""
+    keys = [(t.tile.id, t.rot) for t in templates]
+    out: dict[tuple[int, int], dict[tuple[str, int], float]] = {}
+    for c, u in unary.items():
+        out[(c[0] - origin[0], c[1] - origin[1])] = {k: round(float(v), 3) for k, v in zip(keys, u)
+                                                        if k[0] is not None}
+    return out
+
+
+def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], prior: State,
+              cfg: dict[str, Any]) -> float:
+    """How well a grid's cells fit the previous board of a followed game: under the rotation
+    and shift that fits best, the prior tiles whose cell's evidence ranks their tile among its
+    ``prior_fit_rank`` likeliest templates, less the prior tiles with no cell, less the cells
+    beyond the prior's tiles and ``prior_fit_new`` new ones (a grid too fine or shifted reads
+    cells where there are none), each at ``prior_fit_extra``."""
+    index: dict[tuple[str, int], int] = {}
+    for k, t in enumerate(templates):
+        if t.tile.id is not None:
+            for r in (0, 90, 180, 270):
+                if (t.tile.id, r) not in index and _same_rot_as(t, r):
+                    index[(t.tile.id, r)] = k
+    ptiles = [(t.at, index.get((t.tile.id, t.rot % 360))) for t in prior.tiles if t.tile.known and t.tile.id]
+    ptiles = [(at, k) for at, k in ptiles if k is not None]
+    cells = set(unary)
+    if not ptiles or not cells:
+        return 0.0
+    rank = int(cfg.get("prior_fit_rank", 3))
+    top = {c: set(np.argsort(-u)[:rank].tolist()) for c, u in unary.items()}
+    rot_of = [t.rot for t in templates]
+    best = -float(len(ptiles))
+    for q in (0, 90, 180, 270):
+        turned = [(rotate_cell(at, q), k) for at, k in ptiles]
+        keys = [index.get((templates[k].tile.id, (rot_of[k] + q) % 360)) for _, k in turned]  # type: ignore[arg-type]
+        votes: Counter[tuple[int, int]] = Counter()
+        for (p, _), k in zip(turned, keys):
+            for c in cells:
+                if k in top[c]:
+                    votes[(c[0] - p[0], c[1] - p[1])] += 1
+        for (dx, dy), _n in votes.most_common(6):
+            agree = missing = 0
+            for (p, _), k in zip(turned, keys):
+                c = (p[0] + dx, p[1] + dy)
+                if c not in cells:
+                    missing += 1
+                elif k in top[c]:
+                    agree += 1
+            best = max(best, float(agree - missing))
+    extra = max(0, len(cells) - len(ptiles) - int(cfg.get("prior_fit_new", 3)))
+    return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
+
+
+def _same_rot_as(t: Template, rot: int) -> bool:
+    period = {1: 90, 2: 180, 4: 360}.get(len(t.tile.rotations()), 360)
+    return t.rot % period == rot % period
+
+
+def choose_attempt(attempts: list[tuple[Any, ...]], ref: float, power: float, prior: State | None,
+                   templates: list[Template], cfg: dict[str, Any]) -> tuple[Any, ...]:
+    """The grid hypothesis to read (attempts as :meth:`BoardReader._attempt` returns them: score,
+    grid, blobs, unary, ...). Without a prior, the best consistency score (a finer grid's
+    weighted by :func:`_pitch_weight`). With the previous board of a followed game, first the
+    grid that fits it best (:func:`prior_fit`): the game knows how many tiles lie on the table
+    and what they are, which a grid read wrongly (too fine, shifted) contradicts."""
+    def own(a: tuple[Any, ...]) -> float:
+        return float(a[0] * _pitch_weight(a[1].pitch_px, ref, power))
+    if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
+        return max(attempts, key=own)
+    w = float(cfg["prior_fit_weight"])
+    return max(attempts, key=lambda a: w * prior_fit(a[3], templates, prior, cfg) + own(a))

@@ -53,7 +53,7 @@ from scorer.position import board_for
 from .render_svg import DOUBTFUL_CONFIDENCE, tile_svg
 
 if TYPE_CHECKING:
-    from scorer.follow import Alternative, FollowResult
+    from scorer.follow import Alternative, Evidence, FollowResult
 
 MAX_PIXELS = 60_000_000
 JPEG_QUALITY = 88
@@ -387,8 +387,8 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
     return {"alternatives": alternatives, "chosen": None}
 
 
-def _follow(record: dict[str, Any] | None, previous: State | None,
-            new: State | Reading) -> tuple[FollowResult | None, list[str]]:
+def _follow(record: dict[str, Any] | None, previous: State | None, new: State | Reading,
+            evidence: Evidence | None = None) -> tuple[FollowResult | None, list[str]]:
     """``scorer.follow.follow_step`` with its warnings as notes; None when it cannot follow."""
     try:
         from scorer.follow import follow_step
@@ -396,7 +396,7 @@ def _follow(record: dict[str, Any] | None, previous: State | None,
         return None, ["turns between photos are not followed in this build"]
     try:
         old = parse_game(record) if record is not None else None
-        result = follow_step(old, previous, new)
+        result = follow_step(old, previous, new, evidence=evidence)
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
     return result, [w for w in result.warnings if not w.startswith("reading: ")]
@@ -432,7 +432,8 @@ def _amend(record: dict[str, Any] | None, amend: Mapping[str, Any]) -> tuple[dic
 
 def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Reading,
             conf: Mapping[Cell, float] | None = None, amends: list[dict[str, Any]] | None = None,
-            before: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+            before: Mapping[str, Any] | None = None,
+            evidence: Evidence | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """Follow from the board of step ``anchor`` (record ``base``) to ``new``: the record to keep
     and the new step's ``follow`` data. ``amends`` (figure corrections of turns before the gap)
     are applied to ``base`` first; ``before`` is the ``follow`` data this derivation replaces,
@@ -446,7 +447,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         if fixed is not None:
             base = fixed
             kept.append(a)
-    result, warnings = _follow(base, anchor and _anchor_state(anchor), new)
+    result, warnings = _follow(base, anchor and _anchor_state(anchor), new, evidence)
     if result is None:
         return None
     notes += warnings
@@ -472,7 +473,8 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
     return record, follow
 
 
-def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: Reading) -> FollowOutcome:
+def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: Reading,
+                 evidence: Evidence | None = None) -> FollowOutcome:
     """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
 
     Calls ``scorer.follow.follow_step(record, previous board, reading)``, which extends the game
@@ -481,10 +483,11 @@ def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: 
     count. When the photos allow turns with different scores, the step keeps every alternative
     as a question for the players (:func:`choose`). When ``scorer.follow`` is missing or cannot
     follow (The Castle, an impossible jump), the reading is used as it is and the record is
-    kept: a photo is never refused for that."""
-    got = _derive(record, previous, reading)
+    kept: a photo is never refused for that. ``evidence`` is the reader's per-cell evidence
+    (``vision.reader.ReadDetail.evidence``), when the reader gives it."""
+    got = _derive(record, previous, reading, evidence=evidence)
     if got is None:
-        _, notes = _follow(record, _anchor_state(previous), reading)
+        _, notes = _follow(record, _anchor_state(previous), reading, evidence)
         return FollowOutcome(record, None, notes)
     new_record, follow = got
     state, transform = follow.pop("state"), follow.pop("transform")
@@ -640,9 +643,16 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
     previous_doc = current_state_json(db, game)
     previous = parse(previous_doc)
     reader = reader or default_reader()
+    evidence = None
     try:
-        reading = reader.read(data, game=game.game, expansions=game.expansions, players=game.players,
-                              prior=previous if previous.tiles else None)
+        kwargs = dict(game=game.game, expansions=game.expansions, players=game.players,
+                      prior=previous if previous.tiles else None)
+        if follow and hasattr(reader, "read_detail"):
+            # the reader's per-cell evidence lets the follower choose among the legal tiles
+            detail = reader.read_detail(data, **kwargs)
+            reading, evidence = detail.reading, detail.evidence
+        else:
+            reading = reader.read(data, **kwargs)
     except CarcamError as exc:
         raise Unreadable(f"no board could be read in this photo: {exc}") from exc
     if not isinstance(reading, Reading):
@@ -671,7 +681,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
                        players=game.players, meeples=tuple(m for m in reading.state.meeples if m.player in game.players),
                        scores={})
         outcome = follow_turns(game.record, latest_step(db, game.id),
-                               Reading(state=seen, image=reading.image, warnings=reading.warnings))
+                               Reading(state=seen, image=reading.image, warnings=reading.warnings), evidence)
     doubtful = doubtful_cells(reading)
     if outcome.state is not None:
         # the board in the record's frame; the track is the replay's plus what was entered by

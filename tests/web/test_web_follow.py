@@ -220,3 +220,45 @@ def test_record_replays(fc: FlaskClient, reader: FakeReader) -> None:
     gid = photos(fc, reader, reading(OPENING), reading(CLOSED))
     fc.post(f"/api/games/{gid}/steps/2/choose", json={"alternative": 1})
     assert parse_game(fc.get(f"/api/games/{gid}/record").json).turns[-1].meeple == "W"
+
+
+class EvidenceReader(FakeReader):
+    """A reader that, like ``vision.reader.BoardReader``, also gives its per-cell evidence."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.evidence: list[dict[tuple[int, int], dict[tuple[str, int], float]]] = []
+
+    def read_detail(self, image_bytes: bytes, **kw: Any) -> Any:
+        from types import SimpleNamespace
+        return SimpleNamespace(reading=self.read(image_bytes, **kw), evidence=self.evidence.pop(0))
+
+
+def _evidence(tiles: Sequence[Tile], like: dict[tuple[int, int], tuple[str, int]]) -> dict[Any, Any]:
+    """Every base tile at every rotation scored low on each cell; ``like`` ranks one tile first."""
+    from scorer.catalog import load_catalog
+    cat = load_catalog()
+    flat = {(tid, r): -30.0 - 0.01 * k for k, (tid, r) in
+            enumerate((tid, r) for tid in sorted(cat.box("base", ())) for r in (0, 90, 180, 270))}
+    out = {}
+    for at, t, r in tiles:
+        best = like.get(at, (t, r))
+        out[at] = {**flat, best: -10.0}
+    return out
+
+
+def test_an_upload_follows_the_readers_evidence_not_its_free_reading(tmp_path: Path) -> None:
+    """The reader decoded the new tile as a curve (legal there), but its evidence for that cell
+    clearly prefers the crossroads: the game record takes the crossroads."""
+    reader = EvidenceReader()
+    app = make_app(str(tmp_path / "data"), reader, follow=True)
+    client = app.test_client()
+    misread = [*OPENING, ((1, 0), "V", 0)]
+    reader.evidence += [_evidence(OPENING, {}), _evidence(misread, {(1, 0): ("W", 0)})]
+    gid = photos(client, reader, reading(OPENING), reading(misread))
+    assert turns(client, gid)[-1][1:3] == ("W", [1, 0])
+    # without evidence the same upload takes the reading as it is
+    plain = FakeReader()
+    client = make_app(str(tmp_path / "data2"), plain, follow=True).test_client()
+    gid = photos(client, plain, reading(OPENING), reading(misread))
+    assert turns(client, gid)[-1][1:3] == ("V", [1, 0])

@@ -1,0 +1,190 @@
+"""Following with a photo reader's per-cell evidence (``follow_step(evidence=...)``): the game's
+knowledge leads, the evidence only tells between what can have happened (issue 8)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from scorer import Game, State, TileEntry, Turn
+from scorer.catalog import load_catalog
+from scorer.follow import EVIDENCE_KEEP_MARGIN, follow_step, same_tile
+
+PLAYERS = ("red", "blue")
+BASE = -30.0
+
+
+def tile(tid: str):  # noqa: ANN201 - test helper
+    t = load_catalog().get(tid)
+    assert t is not None
+    return t
+
+
+def flat() -> dict[tuple[str, int], float]:
+    """A cell's evidence with nothing standing out: every base tile at each distinct rotation."""
+    out = {}
+    for tid in sorted(load_catalog().box("base", ())):
+        for r in tile(tid).rotations():
+            out[(tid, r)] = BASE - 0.01 * len(out)  # no ties, as in a real photo
+    return out
+
+
+def evidence_for(state: State, boost: dict[tuple[int, int], dict[tuple[str, int], float]] | None = None
+                 ) -> dict[tuple[int, int], dict[tuple[str, int], float]]:
+    """Evidence that ranks each cell's tile (as in ``state``) first by 5, with ``boost``
+    overriding scores per cell."""
+    ev = {}
+    for e in state.tiles:
+        cell = flat()
+        for r in e.tile.rotations():
+            if same_tile(e.tile, r, e.tile, e.rot):
+                cell[(e.tile.id, r)] = BASE + 5.0
+        cell.update((boost or {}).get(e.at, {}))
+        ev[e.at] = cell
+    return ev
+
+
+def photo(game: Game, confidence: float = 0.95) -> State:
+    state = replace(game.state(), scores={})
+    return replace(state, tiles=tuple(replace(e, confidence=confidence) for e in state.tiles))
+
+
+def start_game() -> Game:
+    game = Game(players=PLAYERS)
+    game.start(tile("D"))
+    return game
+
+
+def test_new_tile_is_the_likeliest_legal_tile_not_the_free_reading() -> None:
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    # the reader decoded the new cell as a city tile that cannot lie there, and its evidence likes
+    # an illegal tile best; among the legal tiles the true one is likeliest
+    read = replace(truth, tiles=tuple(replace(e, tile=tile("C"), rot=0, confidence=0.9) if e.at == (1, 0) else e
+                                      for e in truth.tiles))
+    boost = {(1, 0): {("C", 0): BASE + 9.0, ("U", 0): BASE + 6.0, ("V", 0): BASE + 5.5}}
+    assert game.board.tiles[(1, 0)].tile.id == "U"
+    res = follow_step(first.record, first.corrected_state, read, evidence=evidence_for(truth, boost))
+    (turn,) = res.turns
+    assert turn.at == (1, 0) and turn.tile is not None
+    assert same_tile(turn.tile, turn.rot, tile("U"), 0)
+
+
+def test_evidence_choice_beats_the_reading_among_legal_tiles() -> None:
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    # the reading is a legal tile too (a curve), but the evidence clearly prefers the straight road
+    read = replace(truth, tiles=tuple(replace(e, tile=tile("V"), rot=0, confidence=0.9) if e.at == (1, 0) else e
+                                      for e in truth.tiles))
+    res = follow_step(first.record, first.corrected_state, read, evidence=evidence_for(truth))
+    (turn,) = res.turns
+    assert turn.tile is not None and turn.tile.id == "U"
+
+
+def test_a_seen_tile_keeps_its_identity_unless_the_evidence_clearly_disagrees() -> None:
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    record, previous = first.record, first.corrected_state
+    # a sure reading says B, but the evidence for D is within the margin: D stays, silently
+    read = replace(photo(game), tiles=(TileEntry((0, 0), tile("B"), 0, 0.99),))
+    weak = evidence_for(photo(game), {(0, 0): {("B", 0): BASE + 5.0 + EVIDENCE_KEEP_MARGIN / 2}})
+    for _ in range(3):
+        res = follow_step(record, previous, read, evidence=weak)
+        assert res.record.start is not None and res.record.start.tile.id == "D"
+        assert not any("reads as" in w for w in res.warnings)
+        record, previous = res.record, res.corrected_state
+    # evidence clearly for B, photo after photo: the record is corrected
+    strong = evidence_for(photo(game), {(0, 0): {("B", 0): BASE + 5.0 + 2 * EVIDENCE_KEEP_MARGIN}})
+    for _ in range(3):
+        res = follow_step(record, previous, read, evidence=strong)
+        record, previous = res.record, res.corrected_state
+    assert record.start is not None and record.start.tile.id == "B"
+
+
+def test_a_photo_that_fits_too_few_tiles_played_is_not_used() -> None:
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    record, previous = first.record, first.corrected_state
+    for tid in ("U", "U", "E", "V"):
+        at, rot = sorted(game.board.legal_placements(tile(tid)))[0][:2]
+        game.play(Turn("red" if len(record.turns) % 2 == 0 else "blue", tile(tid), at, rot))
+        s = photo(game)
+        if tid == "V":
+            break
+        res = follow_step(record, previous, s, evidence=evidence_for(s))
+        assert len(res.turns) == 1
+        record, previous = res.record, res.corrected_state
+    s = photo(game)
+    # a wrong grid: the cells' evidence says something else everywhere, and a cell is unrecognised
+    garbage = evidence_for(s, {e.at: {(e.tile.id, r): BASE - 10.0 for r in e.tile.rotations()} | {("W", 0): BASE + 10.0}
+                               for e in s.tiles})
+    bad = replace(s, tiles=tuple(replace(e, tile=load_catalog().get("W"), rot=0) if e.at != (0, 0) else e
+                                 for e in s.tiles) + (TileEntry((9, 9), tile("U"), 0, 0.2),))
+    res = follow_step(record, previous, bad, evidence=garbage)
+    assert res.turns == () and res.record == record
+    assert any("not used" in w for w in res.warnings)
+    # the next good photo shows the turn since
+    res = follow_step(record, previous, s, evidence=evidence_for(s))
+    assert len(res.turns) == 1
+
+
+def test_start_tile_cell_and_rotation_come_from_the_evidence() -> None:
+    # the first photo shows the start tile, read as something else, and a cell of table
+    state = State(game="base", players=PLAYERS, tiles=(TileEntry((0, 0), tile("B"), 0, 0.9),
+                                                       TileEntry((1, 0), tile("E"), 0, 0.9)))
+    ev = {(0, 0): flat(), (1, 0): flat()}
+    ev[(1, 0)][("D", 90)] = BASE + 8.0
+    ev[(1, 0)][("D", 0)] = BASE + 2.0
+    res = follow_step(None, None, state, from_start=True, evidence=ev)
+    start = res.record.start
+    assert start is not None and start.tile.id == "D" and start.at == (1, 0) and start.rot == 90
+
+
+def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
+    from vision.reader import BoardReader, choose_attempt, prior_fit
+
+    reader = BoardReader()
+    templates = reader.templates("base", ())
+    index = {(t.tile.id, t.rot): k for k, t in enumerate(templates)}
+
+    def unary(cells: dict[tuple[int, int], tuple[str, int] | None]) -> dict[tuple[int, int], np.ndarray]:
+        out = {}
+        for c, key in cells.items():
+            u = np.full(len(templates), -30.0)
+            if key is not None:
+                u[index[key]] = -20.0
+            out[c] = u
+        return out
+
+    prior = State(game="base", players=PLAYERS, tiles=(TileEntry((0, 0), tile("D"), 0),
+                                                       TileEntry((1, 0), tile("U"), 0)))
+    cfg = reader.cfg["decode"]
+    # the right grid: the prior's two tiles (turned a quarter, as a photo has no north) and a new cell
+    right = unary({(5, 5): ("D", 90), (5, 6): ("U", 90), (4, 5): None})
+    # a grid too fine: many cells, none of them like the prior
+    fine = unary({(x, y): None for x in range(6) for y in range(6)})
+    assert prior_fit(right, templates, prior, cfg) > prior_fit(fine, templates, prior, cfg)
+
+    class G:
+        pitch_px = 100.0
+
+    attempts = [(30.0, G(), None, fine), (2.0, G(), None, right)]
+    assert choose_attempt(attempts, 100.0, 2.0, None, templates, cfg)[3] is fine
+    assert choose_attempt(attempts, 100.0, 2.0, prior, templates, cfg)[3] is right
+
+
+def test_decode_leaves_the_callers_scores_alone() -> None:
+    from vision.decode import decode
+    from vision.reader import BoardReader
+
+    reader = BoardReader()
+    templates = reader.templates("base", ())
+    u = {(0, 0): np.linspace(-40, -20, len(templates))}
+    before = u[(0, 0)].copy()
+    decode(u, templates, load_catalog().box("base", ()), reader.cfg["decode"], 5, {(0, 0): ("D", 0)})
+    assert np.array_equal(u[(0, 0)], before)
