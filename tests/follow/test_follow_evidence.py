@@ -9,7 +9,7 @@ import numpy as np
 
 from scorer import Game, State, TileEntry, Turn
 from scorer.catalog import load_catalog
-from scorer.follow import EVIDENCE_KEEP_MARGIN, follow_step, same_tile
+from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
 
 PLAYERS = ("red", "blue")
 BASE = -30.0
@@ -56,11 +56,17 @@ def start_game() -> Game:
     return game
 
 
-def test_new_tile_is_the_likeliest_legal_tile_not_the_free_reading() -> None:
+def straight_road_played() -> tuple[Game, FollowResult, State]:
+    """Red laid a straight road U east of the start tile: the game, the first photo's follow
+    result and the true photo after the turn."""
     game = start_game()
     first = follow_step(None, None, photo(game))
     game.play(Turn("red", tile("U"), (1, 0), 0))
-    truth = photo(game)
+    return game, first, photo(game)
+
+
+def test_new_tile_is_the_likeliest_legal_tile_not_the_free_reading() -> None:
+    game, first, truth = straight_road_played()
     # the reader decoded the new cell as a city tile that cannot lie there, and its evidence likes
     # an illegal tile best; among the legal tiles the true one is likeliest
     read = replace(truth, tiles=tuple(replace(e, tile=tile("C"), rot=0, confidence=0.9) if e.at == (1, 0) else e
@@ -74,10 +80,7 @@ def test_new_tile_is_the_likeliest_legal_tile_not_the_free_reading() -> None:
 
 
 def test_evidence_choice_beats_the_reading_among_legal_tiles() -> None:
-    game = start_game()
-    first = follow_step(None, None, photo(game))
-    game.play(Turn("red", tile("U"), (1, 0), 0))
-    truth = photo(game)
+    _, first, truth = straight_road_played()
     # the reading is a legal tile too (a curve), but the evidence clearly prefers the straight road
     read = replace(truth, tiles=tuple(replace(e, tile=tile("V"), rot=0, confidence=0.9) if e.at == (1, 0) else e
                                       for e in truth.tiles))
