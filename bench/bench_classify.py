@@ -10,7 +10,7 @@ Prints per art style: per-tile accuracy (type; type and rotation) from the unary
 with every tile and meeple right), figure precision / recall / F1 and the share of true figures
 on the right segment, and the mean time per read.
 
-    python bench/bench_classify.py [--seeds 100000:100030] [--art procedural,scans] [--cache DIR]
+    python bench/bench_classify.py [--seeds 100000:100030] [--art procedural,scans] [--cache DIR] [--set JSON]
 
 Seeds 100000 and up are the held-out test seeds: never tune thresholds on them.
 """
@@ -18,6 +18,7 @@ Seeds 100000 and up are the held-out test seeds: never tune thresholds on them.
 from __future__ import annotations
 
 import argparse
+import json
 import pickle
 import sys
 import time
@@ -171,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--art", default="procedural,scans")
     ap.add_argument("--cache", default=None, help="folder to keep generated photos in")
     ap.add_argument("--errors", action="store_true", help="list every wrong cell and meeple count")
+    ap.add_argument("--set", default="{}", help="JSON overrides of the reader's configuration (tuning)")
     args = ap.parse_args(argv)
     if ":" in args.seeds:
         a, b = args.seeds.split(":")
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         seeds = [int(s) for s in args.seeds.split(",")]
     cache = Path(args.cache) if args.cache else None
-    reader = BoardReader()
+    reader = BoardReader(config=json.loads(args.set))
     for art in args.art.split(","):
         if art == "scans" and load_scans() is None:
             print("[scans] skipped (classic scans folder absent)")

@@ -70,9 +70,12 @@ def _city_region(edges: set[str], cfg: dict[str, Any], u: np.ndarray, v: np.ndar
     if len(edges) == 2 and frozenset(edges) in _CORNER:
         cx, cy = _CORNER[frozenset(edges)]
         return np.abs(u - cx) + np.abs(v - cy) < cfg["city_corner_extent"]
+    # a band between two opposite edges leaves shallower field caps than a three-edge city does
+    depth = cfg.get("city_band_cap_depth", cfg["city_missing_cap_depth"]) if len(edges) == 2 \
+        else cfg["city_missing_cap_depth"]
     region = np.ones_like(u, dtype=bool)
     for e in missing:
-        region &= ~_cap(e, cfg["city_missing_cap_depth"], u, v)
+        region &= ~_cap(e, depth, u, v)
     return region
 
 
