@@ -122,12 +122,15 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     previous: State | None = None
     questions, offered, warnings = 0, True, 0
     seconds: list[float] = []
+    total = None  # the reader's evidence summed over the photos so far (FollowResult.evidence_total)
+    figures = None  # the followers seen on each cell so far (FollowResult.figures_seen)
     for state, track in zip(photos, tracks):
         got = read(state, previous) if read else state
         # a reader's detail brings the per-cell evidence with the reading
         new, evidence = (got.reading, got.evidence) if hasattr(got, "evidence") else (got, None)
         t0 = time.perf_counter()
-        res = follow_step(record, previous, new, from_start=from_start, evidence=evidence)
+        res = follow_step(record, previous, new, from_start=from_start, evidence=evidence, evidence_total=total,
+                          figures_seen=figures)
         seconds.append(time.perf_counter() - t0)
         warnings += len(res.warnings)
         record = res.record
@@ -137,7 +140,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             offered &= hit is not None
             if ask and hit is not None:
                 record = res.choose(hit)
-        previous = res.corrected_state
+        previous, total, figures = res.corrected_state, res.evidence_total, res.figures_seen
     assert record is not None
     return record, questions, offered, seconds, warnings
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorer import CarcamError, State, game_to_json, parse_game, replay
-from scorer.follow import FollowResult, follow_step
+from scorer.follow import EvidenceTotal, FiguresSeen, FollowResult, follow_step
 from scorer.formats import READING, STATE, check_format, load_document, parse_reading, parse_state
 from scorer.formats import Reading as ReadingDoc
 
@@ -114,9 +114,13 @@ def cmd_follow(args: argparse.Namespace) -> int:
     previous: State | None = None
     steps: list[dict[str, Any]] = []
     text: list[str] = []
+    total: EvidenceTotal | None = None  # the reader's evidence and the followers seen, summed over the photos
+    seen: FiguresSeen | None = None
     for i, path in enumerate(args.inputs, 1):
         doc = _with_players(_load(path, args, previous), players)
-        res = follow_step(record, previous, doc, evidence=_EVIDENCE.pop(path, None))
+        res = follow_step(record, previous, doc, evidence=_EVIDENCE.pop(path, None), evidence_total=total,
+                          figures_seen=seen)
+        total, seen = res.evidence_total, res.figures_seen
         chosen = 0
         if res.alternatives:
             chosen = min(choose.get(i, 1), len(res.alternatives)) - 1

@@ -111,6 +111,25 @@ _COMPLETABLE = (Kind.ROAD, Kind.CITY, Kind.MONASTERY, Kind.PATH, Kind.TOWER, Kin
 #: frame), a score per (tile id, rotation) at the tile's distinct rotations, higher is likelier
 #: (``vision.reader.ReadDetail.evidence``). Plain data, so this module needs no vision code.
 Evidence = Mapping[Cell, Mapping[tuple[str, int], float]]
+#: Evidence summed over the photos of a followed game (:attr:`FollowResult.evidence_total`): per
+#: cell of the record's frame, how many photos showed it and the sum of their scores per (tile
+#: id, rotation in the record's frame). Photos are independent looks at a tile that never
+#: changes, so the sum tells tiles apart far better than any one photo.
+EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
+#: The followers seen on each cell of the record, photo after photo (:attr:`FollowResult.figures_seen`):
+#: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
+#: record's frame) of every follower seen on it, or ``None`` when the photo did not show the cell.
+FiguresSeen = Mapping[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]
+#: A tile laid from one photo that this many photos used after it do not show at all (each
+#: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
+#: taken out of the record (:func:`_unconfirmed`).
+UNCONFIRMED_AFTER = 2
+#: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
+#: photos show it on a feature of the tile at least this many times more than as recorded.
+FIGURE_MIN_SIGHTINGS = 2
+#: A tile played before is rewritten when the evidence summed over at least two photos for the
+#: likeliest tile that can lie there beats the evidence for it by more than this.
+EVIDENCE_SUM_MARGIN = 8.0
 
 
 class FollowError(CarcamError):
@@ -171,7 +190,11 @@ class FollowResult:
       identities, followers as the engine has them, ``scores`` = the track); pass it as
       ``previous`` to the next step so that low-confidence cells can be corrected later;
     * ``transform``: how the new photo's cells map onto the record's frame;
-    * ``warnings``: everything that did not fit, in words.
+    * ``warnings``: everything that did not fit, in words;
+    * ``evidence_total``: the reader's evidence summed over the photos used so far, per cell of
+      the record (when the step had evidence); pass it as ``evidence_total`` to the next step;
+    * ``figures_seen``: the followers seen on each cell of the record in the photos used so far;
+      pass it as ``figures_seen`` to the next step.
     """
 
     record: GameRecord
@@ -180,6 +203,8 @@ class FollowResult:
     corrected_state: State
     transform: Transform = IDENTITY
     warnings: tuple[str, ...] = ()
+    evidence_total: EvidenceTotal | None = None
+    figures_seen: FiguresSeen | None = None
 
     @property
     def ambiguous(self) -> bool:
@@ -460,6 +485,46 @@ class _CellEvidence:
         return None if v is None else self.best[self.at[cell]] - v
 
 
+def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell]) -> dict[
+        Cell, tuple[int, dict[tuple[str, int], float]]]:
+    """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows."""
+    catalog = load_catalog()
+    out: dict[Cell, tuple[int, dict[tuple[str, int], float]]] = {
+        c: (n, dict(v)) for c, (n, v) in (total or {}).items()}
+    for cell in cells:
+        c = cev.at.get(cell)
+        if c is None:
+            continue
+        n, sums = out.get(cell, (0, {}))
+        for (tid, r), v in cev.evidence[c].items():
+            tile = catalog.get(tid)
+            if tile is None:
+                continue
+            key = (tid, _canonical_rot(tile, r + cev.t.rot))
+            sums[key] = sums.get(key, 0.0) + float(v)
+        out[cell] = (n + 1, sums)
+    return out
+
+
+class _SummedEvidence:
+    """Evidence summed over photos (:data:`EvidenceTotal`), with :class:`_CellEvidence`'s
+    ``score`` and ``gap`` (record frame); only cells seen in at least ``least`` photos."""
+
+    def __init__(self, total: EvidenceTotal, least: int = 2) -> None:
+        self.sums = {c: v for c, (n, v) in total.items() if n >= least and v}
+        self.best = {c: max(v.values()) for c, v in self.sums.items()}
+
+    def score(self, cell: Cell, tile: TileType, rot: int) -> float | None:
+        v = self.sums.get(cell)
+        if v is None or not tile.known or tile.id is None:
+            return None
+        return v.get((tile.id, _canonical_rot(tile, rot)))
+
+    def gap(self, cell: Cell, tile: TileType, rot: int) -> float | None:
+        v = self.score(cell, tile, rot)
+        return None if v is None else self.best[cell] - v
+
+
 def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evidence,
                        extra: Iterable[Transform] = ()) -> tuple[Transform, int]:
     """The transform under which most of the record's tiles are among the likeliest tiles of the
@@ -511,7 +576,8 @@ def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evide
     return chosen, top[0]
 
 
-def _doubted(game: Game, cev: _CellEvidence, trust: float) -> dict[Cell, TileEntry]:
+def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
+             margin: float = EVIDENCE_KEEP_MARGIN) -> dict[Cell, TileEntry]:
     """The record's tiles that the photo's evidence clearly contradicts, each with the tile to
     take instead: the likeliest by the evidence that fits the undoubted tiles around it and the
     box, when its evidence beats the tile played by more than :data:`EVIDENCE_KEEP_MARGIN`
@@ -520,12 +586,14 @@ def _doubted(game: Game, cev: _CellEvidence, trust: float) -> dict[Cell, TileEnt
     catalog = load_catalog()
     board = game.board
     doubt = {c for c, p in board.tiles.items()
-             if (g := cev.gap(c, p.tile, p.rot)) is not None and g > EVIDENCE_KEEP_MARGIN}
+             if (g := cev.gap(c, p.tile, p.rot)) is not None and g > margin}
     if not doubt:
         return {}
     rest = Board.from_tiles((c, p.tile, p.rot) for c, p in board.tiles.items() if c not in doubt)
     out: dict[Cell, TileEntry] = {}
-    for c in sorted(doubt):
+    # the most contradicted first; each cell then fits the choices made before it (neighbours
+    # misread together are corrected together)
+    for c in sorted(doubt, key=lambda c: (-(cev.gap(c, board.tiles[c].tile, board.tiles[c].rot) or 0.0), c)):
         placed = board.tiles[c]
         now = cev.score(c, placed.tile, placed.rot)
         box = Counter(game.box)
@@ -541,9 +609,12 @@ def _doubted(game: Game, cev: _CellEvidence, trust: float) -> dict[Cell, TileEnt
                     continue
                 if best is None or v > best[0]:
                     best = (v, tid, rot, tile)
-        if best is not None and now is not None and best[0] - now > EVIDENCE_KEEP_MARGIN \
+        if best is not None and now is not None and best[0] - now > margin \
                 and not same_tile(best[3], best[2], placed.tile, placed.rot):
             out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
+            rest.place(c, best[3], best[2], check=False)
+        else:
+            rest.place(c, placed.tile, placed.rot, check=False)
     return out
 
 
@@ -985,7 +1056,8 @@ def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: di
 def follow_step(record: GameRecord | None, previous: State | None, new: State | Reading, *,
                 trust: float = DEFAULT_TRUST, next_player: str | None = None, max_gap: int = MAX_GAP,
                 budget: int = PLAY_BUDGET, from_start: bool = False,
-                evidence: Evidence | None = None) -> FollowResult:
+                evidence: Evidence | None = None, evidence_total: EvidenceTotal | None = None,
+                figures_seen: FiguresSeen | None = None) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -1007,6 +1079,18 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     :data:`EVIDENCE_KEEP_MARGIN`; a new tile is chosen among the tiles still in the box that
     can legally lie on its cell, by the evidence (:func:`_evidence_options`); the first photo
     of a game followed ``from_start`` takes the start tile's cell and rotation from it.
+
+    ``evidence_total`` (optional) is the last step's :attr:`FollowResult.evidence_total`: the
+    evidence of the photos used before, summed per cell of the record. With it, a tile played
+    before is judged by the sum with this photo's evidence added: when the likeliest tile that
+    can lie there beats it by :data:`EVIDENCE_SUM_MARGIN` over at least two photos, the record
+    is rewritten at once (if it still replays legally), since many photos agreeing are not one
+    photo's misread. The result's ``evidence_total`` carries the sum on.
+
+    ``figures_seen`` (optional) is the last step's :attr:`FollowResult.figures_seen`: the
+    followers every photo used before showed on each cell. With it, the followers of turns
+    played before are revised from all the photos since each turn (:func:`_revise_followers`):
+    a follower missed or misplaced on the photo of its turn is found from the photos after.
     """
     state, warnings = _as_state(new)
     if record is None:
@@ -1017,8 +1101,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             game = new_game(record)
             _remember(record, game)
             read = {e.at: _conf(e.confidence) for e in state.tiles}
+            total = _add_evidence(evidence_total, _CellEvidence(evidence, IDENTITY), game.board.tiles) \
+                if evidence else None
             return FollowResult(record=record, turns=(), alternatives=(),
-                                corrected_state=_corrected(game, record, read), warnings=tuple(warnings + w))
+                                corrected_state=_corrected(game, record, read), warnings=tuple(warnings + w),
+                                evidence_total=total, figures_seen=figures_seen)
         record, w = _start(previous)
         warnings += w
     if not record.players:
@@ -1045,7 +1132,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
             return FollowResult(record=record, turns=(), alternatives=(),
                                 corrected_state=_corrected(game, record, confidence), transform=transform,
-                                warnings=tuple(warnings))
+                                warnings=tuple(warnings), evidence_total=evidence_total,
+                                figures_seen=figures_seen)
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)
@@ -1057,6 +1145,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # 2. keep identities (or correct the record where the photo clearly disagrees)
     overrides: list[tuple[Cell, TileEntry]] = []
     doubted = _doubted(game, cev, trust) if cev is not None else {}
+    summed: set[Cell] = set()
+    if cev is not None and evidence_total is not None:
+        # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles))
+        summed = {c for c in total_now.sums if c in game.board.tiles}
+        doubted = {c: e for c, e in doubted.items() if c not in summed}
+        for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN).items():
+            doubted[c] = e
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         e = seen.get(cell)
         if e is None:
@@ -1067,6 +1163,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             if cell not in doubted:
                 continue
             e = doubted[cell]
+            if cell in summed:
+                overrides.append((cell, e))
+                continue
         elif not e.tile.known or same_tile(e.tile, e.rot, placed.tile, placed.rot):
             if e.tile.known:
                 confidence[cell] = max(confidence.get(cell, 0.0), _conf(e.confidence))
@@ -1103,6 +1202,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"follower at {list(m.at)}: {m.player} is not a player of this game; ignored")
         else:
             meeples.append(m)
+    if figures_seen is not None:
+        # tiles no photo confirmed, and the followers of turns played before, from every photo
+        # since each turn
+        sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen)
+        for revise in (_unconfirmed, _revise_followers):
+            revised = revise(record, sightings, warnings)
+            if revised is not None:
+                record, game = revised
     # 3. new tiles
     new_entries = _plausible_new(game, {c: e for c, e in seen.items() if c not in game.board.tiles}, max_gap,
                                  warnings)
@@ -1206,9 +1313,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         _remember(alt.record, alt_games[id(alt)])
     for c, e in new_entries.items():
         confidence[c] = _conf(e.confidence)
+    total = None
+    if cev is not None:
+        total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
+                              cev, end_game.board.tiles)
+    figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
+                           end_game.board.tiles, seen)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
-                        warnings=tuple(warnings))
+                        warnings=tuple(warnings), evidence_total=total, figures_seen=figures)
 
 
 def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
@@ -1302,6 +1415,108 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
     return {c: [e] + more.get(c, []) for c, e in out.items()}
 
 
+def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], cells: Iterable[Cell],
+                 shown: Iterable[Cell]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+    """``before`` plus one photo's followers (record frame) on each of ``cells`` (the record's),
+    ``None`` for those the photo does not show (not in ``shown``)."""
+    out = {c: tuple(v) for c, v in (before or {}).items()}
+    by_cell: dict[Cell, list[tuple[str, str]]] = {}
+    for m in meeples:
+        by_cell.setdefault(m.at, []).append((m.player, m.on))
+    visible = set(shown)
+    for c in cells:
+        out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in visible else None),)
+    return out
+
+
+def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> tuple[GameRecord, Game] | None:
+    """The record without the turns whose tile only the photo that laid it showed: the
+    :data:`UNCONFIRMED_AFTER` or more photos used since do not show its cell at all (a cell a
+    misread grid invented keeps the record from ever matching a photo again). Kept when the
+    record without it does not replay legally. None when nothing was taken out."""
+    fixed = record
+    game: Game | None = None
+    for i in range(len(record.turns) - 1, -1, -1):
+        t = fixed.turns[i]
+        if t.discarded or t.at is None:
+            continue
+        photos = seen.get(t.at, ())
+        if len(photos) <= UNCONFIRMED_AFTER or photos[0] is None or any(p is not None for p in photos[1:]):
+            continue
+        trial = replace(fixed, turns=fixed.turns[:i] + fixed.turns[i + 1:])
+        try:
+            g = new_game(trial)
+        except CarcamError:
+            continue
+        warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in one photo only, "
+                        f"none of the {len(photos) - 1} since shows it: its turn is taken out of the record")
+        fixed, game = trial, g
+    if game is None:
+        return None
+    _remember(fixed, game)
+    return fixed, _clone(game)
+
+
+def _revise_followers(record: GameRecord, seen: FiguresSeen,
+                      warnings: list[str]) -> tuple[GameRecord, Game] | None:
+    """The record with turns' followers revised from the photos since each turn, or None.
+
+    A follower stands only on the tile its player laid, and stays there until its feature is
+    completed (then it never comes back to that tile): so every follower a photo shows on a
+    tile is that turn's follower, and the photos from the turn to the last one that shows a
+    follower on the tile are all looks at it. One photo misses or misplaces a follower often;
+    many photos rarely do. A turn without a follower gets one on the feature the photos show it
+    on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of those photos); a
+    follower is moved to another feature of its tile that the photos show it on at least
+    :data:`FIGURE_MIN_SIGHTINGS` times more than on its own. The player is the turn's (colours
+    are misread). Each change is kept only if the record still replays legally (the feature was
+    free, the player had a follower left)."""
+    fixed: GameRecord | None = None
+    game: Game | None = None
+    for i, t in enumerate(record.turns):
+        if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
+            continue
+        photos = seen.get(t.at)
+        if not photos:
+            continue
+        last = max((k for k, p in enumerate(photos) if p), default=None)
+        if last is None:
+            continue
+        window = [p for p in photos[: last + 1] if p is not None]
+        votes: Counter[int] = Counter()
+        for p in window:
+            segs = {t.tile.segment_index_on_board(on, t.rot) for _, on in p or ()}
+            votes.update(x for x in segs if x is not None)
+        if not votes:
+            continue
+        best, n = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))
+        current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
+        if best == current:
+            continue
+        if current is None and t.meeple is None:
+            if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(window):
+                continue
+        elif n < votes.get(current, 0) + FIGURE_MIN_SIGHTINGS:  # type: ignore[arg-type]
+            continue
+        slot = rotate_slot(t.tile.segments[best].slots[0], t.rot)
+        base = fixed or record
+        turns = list(base.turns)
+        turns[i] = replace(t, meeple=slot)
+        trial = replace(base, turns=tuple(turns))
+        try:
+            g = new_game(trial)
+        except CarcamError:
+            continue
+        kind = t.tile.segments[best].kind.value
+        warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
+                        f"({n} of {len(window)} photos); the turn is taken with it there")
+        fixed, game = trial, g
+    if fixed is None or game is None:
+        return None
+    _remember(fixed, game)
+    return fixed, _clone(game)
+
+
 def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> tuple[GameRecord, Game] | None:
     """The record with the tiles laid on some cells replaced, if it still replays legally."""
     start, turns = record.start, list(record.turns)
@@ -1377,7 +1592,7 @@ def follow_states(states: Iterable[State | Reading], *, record: GameRecord | Non
     return record, results
 
 
-__all__ = ["Alternative", "Evidence", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
+__all__ = ["Alternative", "Evidence", "EvidenceTotal", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
            "new_game", "same_tile", "start_record", "transform_state", "DEFAULT_TRUST", "MAX_GAP"]
 
 

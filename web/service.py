@@ -53,7 +53,7 @@ from scorer.position import board_for
 from .render_svg import DOUBTFUL_CONFIDENCE, tile_svg
 
 if TYPE_CHECKING:
-    from scorer.follow import Alternative, Evidence, FollowResult
+    from scorer.follow import Alternative, Evidence, EvidenceTotal, FiguresSeen, FollowResult
 
 MAX_PIXELS = 60_000_000
 JPEG_QUALITY = 88
@@ -387,8 +387,35 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
     return {"alternatives": alternatives, "chosen": None}
 
 
+def history_to_json(total: EvidenceTotal | None, seen: FiguresSeen | None) -> dict[str, Any]:
+    """What a followed game has seen so far (``FollowResult.evidence_total`` and
+    ``figures_seen``: each cell's evidence summed over the photos, the followers seen on it
+    photo by photo) as JSON for a step's ``follow`` data; the next photo's step continues from it."""
+    out: dict[str, Any] = {}
+    if total:
+        out["evidence"] = [[c[0], c[1], n, [[t, r, round(float(v), 1)] for (t, r), v in scores.items()]]
+                           for c, (n, scores) in total.items()]
+    if seen:
+        out["figures"] = [[c[0], c[1], [None if photo is None else [list(f) for f in photo] for photo in photos]]
+                          for c, photos in seen.items()]
+    return out
+
+
+def history_from_json(doc: dict[str, Any] | None) -> tuple[EvidenceTotal | None, FiguresSeen | None]:
+    """The inverse of :func:`history_to_json` (None for what was not stored)."""
+    if not doc:
+        return None, None
+    total = {(int(x), int(y)): (int(n), {(str(t), int(r)): float(v) for t, r, v in scores})
+             for x, y, n, scores in doc.get("evidence", [])} or None
+    seen = {(int(x), int(y)): tuple(None if photo is None else tuple((str(p), str(s)) for p, s in photo)
+                                    for photo in photos)
+            for x, y, photos in doc.get("figures", [])} or None
+    return total, seen
+
+
 def _follow(record: dict[str, Any] | None, previous: State | None, new: State | Reading,
-            evidence: Evidence | None = None) -> tuple[FollowResult | None, list[str]]:
+            evidence: Evidence | None = None,
+            history: dict[str, Any] | None = None) -> tuple[FollowResult | None, list[str]]:
     """``scorer.follow.follow_step`` with its warnings as notes; None when it cannot follow."""
     try:
         from scorer.follow import follow_step
@@ -396,7 +423,8 @@ def _follow(record: dict[str, Any] | None, previous: State | None, new: State | 
         return None, ["turns between photos are not followed in this build"]
     try:
         old = parse_game(record) if record is not None else None
-        result = follow_step(old, previous, new, evidence=evidence)
+        total, seen = history_from_json(history)
+        result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen)
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
     return result, [w for w in result.warnings if not w.startswith("reading: ")]
@@ -447,7 +475,8 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         if fixed is not None:
             base = fixed
             kept.append(a)
-    result, warnings = _follow(base, anchor and _anchor_state(anchor), new, evidence)
+    result, warnings = _follow(base, anchor and _anchor_state(anchor), new, evidence,
+                               anchor.follow.get("history") if anchor else None)
     if result is None:
         return None
     notes += warnings
@@ -469,6 +498,9 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         follow["amend"] = kept
     if question:
         follow["question"] = question
+    history = history_to_json(result.evidence_total, result.figures_seen)
+    if history:
+        follow["history"] = history
     follow["state"], follow["transform"] = result.corrected_state, result.transform  # popped by the caller
     return record, follow
 

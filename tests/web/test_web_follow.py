@@ -262,3 +262,33 @@ def test_an_upload_follows_the_readers_evidence_not_its_free_reading(tmp_path: P
     client = make_app(str(tmp_path / "data2"), plain, follow=True).test_client()
     gid = photos(client, plain, reading(OPENING), reading(misread))
     assert turns(client, gid)[-1][1:3] == ("V", [1, 0])
+
+
+def test_evidence_summed_over_uploads_corrects_an_early_misread(tmp_path: Path) -> None:
+    """The photo of the turn likes a curve on the new cell; the next photos each like the
+    crossroads by less than one photo may overturn a played tile, but the game keeps what every
+    photo saw (in each step's ``follow`` data), and their sum rewrites the record."""
+    from scorer.follow import EVIDENCE_KEEP_MARGIN, EVIDENCE_SUM_MARGIN
+    reader = EvidenceReader()
+    client = make_app(str(tmp_path / "data"), reader, follow=True).test_client()
+    misread = [*OPENING, ((1, 0), "V", 0)]
+    turn_photo = _evidence(misread, {(1, 0): ("V", 0)})
+    turn_photo[(1, 0)][("W", 0)] = -10.0 - 4.0
+    later = _evidence(misread, {(1, 0): ("W", 0)})
+    later[(1, 0)][("V", 0)] = -10.0 - (EVIDENCE_SUM_MARGIN / 2 + 1.0)
+    assert EVIDENCE_SUM_MARGIN / 2 + 1.0 < EVIDENCE_KEEP_MARGIN  # one later photo alone cannot overturn it
+    reader.evidence += [_evidence(OPENING, {}), turn_photo, later, later, later]
+    gid = photos(client, reader, reading(OPENING), reading(misread), reading(misread), reading(misread),
+                 reading(misread))
+    assert turns(client, gid)[-1][1:3] == ("W", [1, 0])
+
+
+def test_follow_history_round_trips_through_json() -> None:
+    import json
+
+    from web.service import history_from_json, history_to_json
+    total = {(0, 0): (2, {("D", 0): -20.5, ("E", 90): -31.0}), (1, 0): (1, {("W", 180): -9.0})}
+    seen = {(1, 0): ((("red", "E"),), None, ())}
+    doc = json.loads(json.dumps(history_to_json(total, seen)))
+    assert history_from_json(doc) == (total, seen)
+    assert history_from_json(None) == (None, None) and history_to_json(None, None) == {}

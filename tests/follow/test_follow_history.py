@@ -1,0 +1,145 @@
+"""Following with what every photo so far saw (issue 8): the reader's evidence summed per cell
+(``evidence_total``) and the followers seen per cell (``figures_seen``), carried from step to
+step, correct tiles, followers and cells that one photo got wrong."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorer import Game, MeepleEntry, State, TileEntry, Turn, replay
+from scorer.follow import EVIDENCE_SUM_MARGIN, FollowResult, follow_step
+
+from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
+
+
+def step(prev: FollowResult, state: State, ev: dict | None = None) -> FollowResult:
+    return follow_step(prev.record, prev.corrected_state, state, evidence=ev if ev is not None else evidence_for(state),
+                       evidence_total=prev.evidence_total, figures_seen=prev.figures_seen)
+
+
+def first_step(game: Game) -> FollowResult:
+    s = photo(game)
+    return follow_step(None, None, s, evidence=evidence_for(s), evidence_total=None, figures_seen={})
+
+
+def test_evidence_is_summed_per_cell_across_photos() -> None:
+    game = start_game()
+    res = first_step(game)
+    assert res.evidence_total is not None and res.evidence_total[(0, 0)][0] == 1
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    res = step(res, photo(game))
+    total = res.evidence_total
+    assert total is not None
+    assert total[(0, 0)][0] == 3 and total[(1, 0)][0] == 2
+    assert total[(1, 0)][1][("U", 0)] == 2 * (BASE + 5.0)
+
+
+def test_summed_evidence_rewrites_a_tile_two_photos_agree_on() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    # the photo of the turn misleads: its evidence likes a curve that also fits there
+    misled = evidence_for(truth, {(1, 0): {("V", 0): BASE + 9.0}})
+    res = step(res, replace(truth, tiles=tuple(replace(e, tile=tile("V"), rot=0) if e.at == (1, 0) else e
+                                               for e in truth.tiles)), misled)
+    (turn,) = res.turns
+    assert turn.tile is not None and turn.tile.id == "V"
+    # the next photos see the straight road, each by less than the one-photo margin: their sum
+    # with the first one's is clearly for it, and the record is rewritten
+    against = evidence_for(truth, {(1, 0): {("U", 0): BASE + 5.0 + EVIDENCE_SUM_MARGIN / 2 + 1.0,
+                                            ("V", 0): BASE + 5.0}})
+    for _ in range(3):
+        res = step(res, truth, against)
+    laid = [t for t in res.record.turns if t.at == (1, 0)]
+    assert len(laid) == 1 and laid[0].tile is not None and laid[0].tile.id == "U"
+
+
+def test_without_the_sum_one_photo_alone_does_not_rewrite_it() -> None:
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    misled = evidence_for(truth, {(1, 0): {("V", 0): BASE + 9.0}})
+    res = follow_step(first.record, first.corrected_state, truth, evidence=misled)
+    against = evidence_for(truth, {(1, 0): {("U", 0): BASE + 5.0 + EVIDENCE_SUM_MARGIN / 2 + 1.0,
+                                            ("V", 0): BASE + 5.0}})
+    res = follow_step(res.record, res.corrected_state, truth, evidence=against)
+    laid = [t for t in res.record.turns if t.at == (1, 0)]
+    assert laid[0].tile is not None and laid[0].tile.id == "V"
+
+
+def test_a_follower_missed_on_its_photo_is_added_from_the_photos_after() -> None:
+    game = start_game()
+    res = first_step(game)
+    # red laid a straight road with a follower on it; the photo of the turn misses the follower
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+    truth = photo(game)
+    assert truth.meeples
+    res = step(res, replace(truth, meeples=()))
+    assert res.turns[0].meeple is None
+    # blue lays a tile far from the road; the photos now show red's follower where it stands
+    game.play(Turn("blue", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    res = step(res, photo(game))
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.player == "red" and laid.meeple is not None
+    assert laid.tile is not None and laid.tile.segment_index_on_board(laid.meeple, laid.rot) == \
+        tile("U").segment_index_on_board("N", 0)
+    assert any("the photos since show a follower" in w for w in res.warnings)
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_follower_seen_once_on_a_tile_is_not_added() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    # one photo sees a follower on the road; the next ones see none: a misread
+    s = photo(game)
+    res = step(res, replace(s, meeples=(MeepleEntry("red", (1, 0), "N"),)))
+    res = step(res, s)
+    res = step(res, s)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is None
+
+
+def test_a_tile_no_later_photo_shows_is_taken_out() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    # a misread grid shows a straight road west of the start tile too: taken as a second turn
+    ghost = TileEntry((-1, 0), tile("U"), 0, 0.95)
+    read = replace(truth, tiles=truth.tiles + (ghost,))
+    ev = evidence_for(read)
+    res = step(res, read, ev)
+    assert {t.at for t in res.record.turns} == {(1, 0), (-1, 0)}
+    # the photos after never show it again
+    warnings: list[str] = []
+    for _ in range(3):
+        res = step(res, truth)
+        warnings += res.warnings
+    assert [t.at for t in res.record.turns] == [(1, 0)]
+    assert any("taken out of the record" in w for w in warnings)
+    # and the next turn is followed normally
+    game.play(Turn("blue", tile("U"), (2, 0), 0))
+    res = step(res, photo(game))
+    assert [t.at for t in res.record.turns] == [(1, 0), (2, 0)]
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_cell_out_of_one_photo_is_kept() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    res = step(res, truth)
+    # one photo is cropped (the new tile not on it), the next one shows it again
+    cropped = replace(truth, tiles=tuple(e for e in truth.tiles if e.at != (1, 0)))
+    res = step(res, cropped)
+    res = step(res, truth)
+    res = step(res, cropped)
+    assert [t.at for t in res.record.turns] == [(1, 0)]
+    assert PLAYERS[0] == res.record.turns[0].player
