@@ -178,10 +178,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
     post[ignore_top] = 0.25
     M = confusion(cfg)
-    ME = np.stack([(t.soft.reshape(-1, 4) @ M) if t.soft is not None else M[t.classes.ravel()]
-                   for t in templates])  # (T, P, 4)
+    MEs = expected_observations(templates, M)
     w_pts = point_weights(n, cfg)
-    ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
+    ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
     bare = bare_table_cells(lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
     if green_top is not None and len(ll):
         field = np.array([float((t.classes == 0).mean()) for t in templates])
@@ -201,7 +200,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
                                                           tuple(ccfg["lab_weights"]))
             post[ignore_top] = 0.25
-            ll = cell_logliks(post, occupied, n, ME, w_pts, cfg)
+            ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
     ll = ll + unknown_offset(ll, cfg)
     blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
     out = []
@@ -295,6 +294,27 @@ def point_weights(n: int, cfg: dict[str, Any]) -> np.ndarray:
     d = np.minimum(np.minimum(u, 1 - u), np.minimum(v, 1 - v))
     w = 1.0 + float(cfg.get("edge_weight", 0.0)) * (d < float(cfg.get("edge_band", 0.0)))
     return (w / w.mean()).ravel()
+
+
+def expected_observations(templates: list[Template], M: np.ndarray) -> list[np.ndarray]:
+    """Per drawing variant, every template's expected observation at each sample point
+    (T, P, 4): its class map through the confusion matrix ``M``. A template without that many
+    variants repeats its own map, so the variants' log-likelihoods compare cell by cell."""
+    def expect(t: Template, k: int) -> np.ndarray:
+        if 0 < k <= len(t.variants):
+            return t.variants[k - 1].reshape(-1, 4) @ M
+        return (t.soft.reshape(-1, 4) @ M) if t.soft is not None else M[t.classes.ravel()]
+    kinds = 1 + max((len(t.variants) for t in templates), default=0)
+    return [np.stack([expect(t, k) for t in templates]) for k in range(kinds)]
+
+
+def _best_variant(post: np.ndarray, occupied: np.ndarray, n: int, MEs: list[np.ndarray], w_pts: np.ndarray,
+                  cfg: dict[str, Any]) -> np.ndarray:
+    """:func:`cell_logliks` of every template at its best-fitting drawing variant."""
+    ll = cell_logliks(post, occupied, n, MEs[0], w_pts, cfg)
+    for ME in MEs[1:]:
+        ll = np.maximum(ll, cell_logliks(post, occupied, n, ME, w_pts, cfg) - float(cfg.get("variant_penalty", 0.0)))
+    return ll
 
 
 def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray, w_pts: np.ndarray,

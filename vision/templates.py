@@ -32,6 +32,8 @@ class Template:
     segments: np.ndarray  # (n, n) int segment index (-1 none), board orientation
     soft: np.ndarray | None = None  # (n, n, 4) class probabilities: the class map blurred, so a
     # boundary drawn a little elsewhere by another edition's art costs little
+    variants: tuple[np.ndarray, ...] = ()  # (n, n, 4) class probabilities of the same tile drawn
+    # as other editions draw it (see build_templates); the classifier takes the best-fitting one
 
 
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -83,16 +85,42 @@ def _segment_distance(u: np.ndarray, v: np.ndarray, a: tuple[float, float], b: t
     ax, ay = a
     bx, by = b
     dx, dy = bx - ax, by - ay
-    t = np.clip(((u - ax) * dx + (v - ay) * dy) / (dx * dx + dy * dy), 0, 1)
+    t = np.clip(((u - ax) * dx + (v - ay) * dy) / max(dx * dx + dy * dy, 1e-12), 0, 1)
     return np.hypot(u - (ax + t * dx), v - (ay + t * dy))
+
+
+def _curve_distance(u: np.ndarray, v: np.ndarray, a: str, b: str, radius: float) -> np.ndarray:
+    """Distance to a road curving from the middle of edge ``a`` to that of adjacent edge ``b``:
+    straight in from each edge, turning on an arc of ``radius`` tile sides around the point
+    ``radius`` from the middle lines towards the tiles' shared corner. Radius 0.5 is a quarter
+    circle around that corner; editions differ (the first edition turns close to the tile's
+    middle, about 0.2), so the template takes a radius between."""
+    ax, ay = _MID[a]
+    bx, by = _MID[b]
+    cx, cy = _CORNER[frozenset((a, b))]
+    # arc centre: towards the corner from the tile middle by ``radius`` on both axes
+    ox = 0.5 + np.sign(cx - 0.5) * radius
+    oy = 0.5 + np.sign(cy - 0.5) * radius
+    # tangent points: where each straight leg (from the edge middle along the middle line) meets the arc
+    ta = np.array([ax, oy]) if ax == 0.5 else np.array([ox, ay])
+    tb = np.array([bx, oy]) if bx == 0.5 else np.array([ox, by])
+    a0, a1 = np.arctan2(ta[1] - oy, ta[0] - ox), np.arctan2(tb[1] - oy, tb[0] - ox)
+    if a1 - a0 > np.pi:
+        a1 -= 2 * np.pi
+    elif a0 - a1 > np.pi:
+        a0 -= 2 * np.pi
+    t = np.linspace(a0, a1, 24)
+    pts = np.c_[ox + radius * np.cos(t), oy + radius * np.sin(t)]
+    d = np.min(np.hypot(u[..., None] - pts[:, 0], v[..., None] - pts[:, 1]), axis=-1)
+    d = np.minimum(d, _segment_distance(u, v, (ax, ay), (float(ta[0]), float(ta[1]))))
+    return np.minimum(d, _segment_distance(u, v, (bx, by), (float(tb[0]), float(tb[1]))))
 
 
 def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: np.ndarray) -> np.ndarray:
     hw = cfg["road_half_width"]
     edges = [SLOT_EDGE[s] for s in slots]
     if len(edges) == 2 and frozenset(edges) in _CORNER:
-        cx, cy = _CORNER[frozenset(edges)]
-        return np.abs(np.hypot(u - cx, v - cy) - 0.5) < hw
+        return _curve_distance(u, v, edges[0], edges[1], float(cfg.get("road_curve_radius", 0.5))) < hw
     if len(edges) == 2:
         return _segment_distance(u, v, _MID[edges[0]], _MID[edges[1]]) < hw
     region = np.zeros_like(u, dtype=bool)
@@ -175,12 +203,22 @@ def soften(classes: np.ndarray, sigma_frac: float) -> np.ndarray:
 
 
 def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:
-    """Every tile at each of its distinct rotations."""
+    """Every tile at each of its distinct rotations.
+
+    Editions draw some shapes differently: a curved road turns close to the tile's middle on
+    the first edition and on a wide arc on others. ``road_curve_radius`` may therefore list
+    several radii: the first draws the template's class map (and the segment map that places
+    figures), each other one a variant the classifier also tries."""
     out = []
     sigma = float(cfg.get("template_blur", 0.0))
+    radii = cfg.get("road_curve_radius", 0.5)
+    radii = [float(r) for r in (radii if isinstance(radii, list) else [radii])]
     for t in tiles:
-        classes, segs = render(t, n, cfg)
+        classes, segs = render(t, n, {**cfg, "road_curve_radius": radii[0]})
+        others = [render(t, n, {**cfg, "road_curve_radius": r})[0] for r in radii[1:]]
+        others = [o for o in others if not np.array_equal(o, classes)]
         for rot in t.rotations():
             c = rotate_map(classes, rot).copy()
-            out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma)))
+            variants = tuple(soften(rotate_map(o, rot).copy(), sigma) for o in others)
+            out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma), variants))
     return out

@@ -191,3 +191,31 @@ def test_decode_weak_cells_constrain_their_neighbours_less() -> None:
     assert trust[(1, 0)] < 0.5
     dec = decode(unary, tpl, {"U": 8, "E": 5}, cfg["decode"], top_k=4)
     assert dec.choice[(0, 0)] == u and dec.choice[(1, 0)] == u
+
+
+def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_variant() -> None:
+    """The first edition's curved road turns close to the tile's middle; a template drawn as a
+    quarter circle alone fits a three-way junction better. With the tight curve as a variant
+    (``road_curve_radius`` [0.5, 0.2]) the curve wins; straight roads get no variant."""
+    from scorer import load_catalog
+    from vision.classify import _best_variant, confusion, expected_observations, point_weights
+    from vision.config import load_config
+    from vision.templates import build_templates, render
+
+    cfg = load_config()["classify"]
+    n, patch = int(cfg["points"]), int(cfg["patch"])
+    cat = load_catalog()
+    tiles = [cat.tiles[t] for t in sorted(cat.box("base", ()))]
+    tight, _ = render(cat.tiles["V"], n, {**cfg, "road_curve_radius": 0.2})
+    post = np.eye(4, dtype=np.float32)[np.kron(tight, np.ones((patch // n, patch // n), int))] * 0.85 + 0.15 / 4
+    best = {}
+    for radii in ([0.5], [0.5, 0.2]):
+        c = {**cfg, "road_curve_radius": radii}
+        templates = build_templates(tiles, n, c)
+        ll = _best_variant(post, np.ones((1, 1), bool), n, expected_observations(templates, confusion(c)),
+                           point_weights(n, c), c)[0]
+        best[len(radii)] = templates[int(np.argmax(ll))]
+        if len(radii) == 2:
+            assert all(len(t.variants) == (1 if t.tile.id in "V" else 0) for t in templates if t.tile.id in "UV")
+    assert best[1].tile.id == "W"
+    assert (best[2].tile.id, best[2].rot) == ("V", 0)
