@@ -159,9 +159,10 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     fig_h, fig_t = float(cfg["height_mm"]) / tile, float(cfg["thickness_mm"]) / tile
     a_lo, a_hi = float(cfg["min_area_tiles"]), float(cfg["max_area_tiles"])
     k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
-    near = cv2.dilate(board_mask.astype(np.uint8), np.ones((k * 3, k * 3), np.uint8)) > 0
+    closed, near = _near_board(board_mask, grid.pitch_px, k, float(cfg.get("hole_frac", 0.0)))
     fieldmask = None
     lab_full: np.ndarray | None = None
+    local_d: np.ndarray | None = None
     out: list[Blob] = []
     masks: list[tuple[Blob, np.ndarray]] = []  # each blob with its pixels (x, y), for the shadow test
     for name, spec in cfg["colours"].items():
@@ -172,7 +173,12 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             if fieldmask is None:
                 lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
                 fieldmask = _field_exclusion(lab, hsv, board_mask, cfg)
-            m &= ~fieldmask
+            excl = fieldmask
+            if "local_contrast" in spec:
+                if local_d is None:
+                    local_d = _local_difference(blur, grid.pitch_px, float(cfg["local_window"]))
+                excl = fieldmask & (local_d < float(spec["local_contrast"]))
+            m &= ~excl
         m8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
@@ -195,7 +201,52 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         out = _drop_shadows(masks, bgr.shape[:2], shadows, k, float(cfg["shadow_touch_frac"]))
     else:
         out = [b for b, _ in masks]
+    for b in out:
+        b.features["cell_tile"] = _cell_tile(closed, grid, b.foot)
     return out
+
+
+def _local_difference(blur: np.ndarray, pitch: float, window: float) -> np.ndarray:
+    """Lab distance of every pixel from the median of its neighbourhood (``window`` tile sides).
+
+    The printed field's colour drifts across a photo by more than a green figure differs from it,
+    so a photo-wide field colour cannot tell them apart; the grass right around a figure can: a
+    figure (about a third of a tile) is a minority of a window twice its size, whose median is
+    the grass there. Computed at reduced resolution (about 9 px per window) for speed."""
+    h, w = blur.shape[:2]
+    f = min(1.0, 9.0 / max(window * pitch, 1.0))
+    small = cv2.resize(blur, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+    med = cv2.medianBlur(lab, max(3, int(window * pitch * f) | 1))
+    med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    full = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return np.linalg.norm(full - med, axis=2)  # type: ignore[no-any-return]
+
+
+def _near_board(board_mask: np.ndarray, pitch: float, k: int, hole_frac: float) -> tuple[np.ndarray, np.ndarray]:
+    """The tile-colour mask with its holes closed, and where a figure may be: that widened by 3k
+    pixels.
+
+    A figure is not tile-coloured, so it is a hole in the tile mask as wide as the figure (about a
+    third of a tile); widening by a few pixels alone left the middle of most figures outside. The
+    mask is closed with a disc of ``hole_frac`` tile sides before it is widened."""
+    m = board_mask.astype(np.uint8)
+    c = int(pitch * hole_frac) | 1
+    if c > 1:
+        m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (c, c)))
+    return m > 0, cv2.dilate(m, np.ones((k * 3, k * 3), np.uint8)) > 0
+
+
+def _cell_tile(closed: np.ndarray, grid: Grid, foot: tuple[float, float]) -> float:
+    """Fraction of the grid cell under a foot that is tile-coloured (holes closed): whether the
+    figure stands on a tile even where the tile was not recognised."""
+    u, v = grid.to_board(np.array([foot]))[0]
+    g = (np.arange(7) + 0.5) / 7 * 0.8 + 0.1
+    pts = np.array([[np.floor(u) + a, np.floor(v) + b] for a in g for b in g])
+    q = np.rint(grid.to_image(pts)).astype(int)
+    h, w = closed.shape
+    ok = (q[:, 0] >= 0) & (q[:, 0] < w) & (q[:, 1] >= 0) & (q[:, 1] < h)
+    return float(closed[q[ok, 1], q[ok, 0]].sum()) / len(q)
 
 
 def _drop_shadows(blobs: list[tuple[Blob, np.ndarray]], shape: tuple[int, int], shadows: set[str], k: int,

@@ -33,6 +33,7 @@ class Grid:
     cols: range
     rows: range
     pitch_px: float  # median tile side in work pixels
+    blocks: float = 1.0  # see split_share: near 0 when the board cells form aligned 2x2 or 3x3 blocks
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.H, pts)
@@ -369,9 +370,12 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     T = np.array([[1 / s, 0, -w / (2 * s)], [0, 1 / s, -h / (2 * s)], [0, 0, 1]])
     segs_n = np.c_[_apply(T, segs[:, :2]), _apply(T, segs[:, 2:])] if len(segs) else segs
     v1, v2, fam = vanishing_points(segs_n, cfg)
+    ys, xs = np.nonzero(region)
+    step = max(1, len(xs) // 20000)
     horizon = np.cross(v1, v2)
-    if abs(horizon[2]) < 1e-9 or np.linalg.norm(horizon[:2]) / abs(horizon[2]) > 1.4:
-        # the horizon crosses the image: perspective too strong to trust; fall back to affine
+    if not _horizon_ok(horizon, _apply(T, np.c_[xs[::step], ys[::step]]), float(cfg["horizon_min_ratio"])):
+        # the horizon crosses the board or runs close by: perspective too strong to trust (or
+        # the vanishing points wrong); fall back to affine
         horizon = np.array([0.0, 0.0, 1.0])
     Hp = np.array([[1, 0, 0], [0, 1, 0], horizon / horizon[2]])
     d = []
@@ -393,8 +397,6 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     A = np.eye(3)
     A[:2, :2] = np.linalg.inv(D)
     G = A @ Hp @ T  # work pixels -> affine-rectified plane
-    ys, xs = np.nonzero(region)
-    step = max(1, len(xs) // 20000)
     pts = _apply(G, np.c_[xs[::step], ys[::step]])
     lo, hi = np.percentile(pts, 0.5, axis=0), np.percentile(pts, 99.5, axis=0)
     side = float(cfg["rectified_side"])
@@ -441,6 +443,24 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
                       region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w))
 
 
+def _horizon_ok(horizon: np.ndarray, pts: np.ndarray, min_ratio: float) -> bool:
+    """Whether a horizon (homogeneous line, normalised coordinates) can be sent to infinity for
+    the board at ``pts`` (normalised): the whole board on one side of it, and the board's nearest
+    point at least ``min_ratio`` as far from it as its farthest (the far tiles look at most
+    1 / ``min_ratio`` times smaller than the near ones). A horizon at infinity (no perspective)
+    is always fine. Where the image puts the horizon does not matter: a board seen at a slant
+    from its side has it just beside the photo."""
+    n = float(np.linalg.norm(horizon[:2]))
+    if n < 1e-12 * max(1.0, abs(float(horizon[2]))):
+        return True
+    d = (pts @ horizon[:2] + horizon[2]) / n
+    if not len(d):
+        return False
+    if d.max() < 0:
+        d = -d
+    return bool(d.min() > 0 and d.min() >= min_ratio * d.max())
+
+
 @dataclass
 class _Check:
     """Per-photo data of the grid check: integral images of edge and tile-colour masks."""
@@ -473,7 +493,7 @@ def _check_data(rc: _Rectified, cfg: dict[str, Any]) -> _Check:
 
 
 def _grid_check(rc: _Rectified, chk: _Check, px: float, phx: float, py: float, phy: float,
-                cfg: dict[str, Any]) -> float:
+                cfg: dict[str, Any], out_on: list[np.ndarray] | None = None) -> float:
     """How well a candidate grid explains the board, without classifying tiles.
 
     Cells mostly of tile colour (``check_tile_min``) are judged. Their borders should be seams
@@ -511,6 +531,8 @@ def _grid_check(rc: _Rectified, chk: _Check, px: float, phx: float, py: float, p
         return (chk.cy[yi, ix1] - chk.cy[yi, ix0]) / np.maximum(ix1 - ix0, 1)
 
     ii, jj = np.meshgrid(np.arange(len(x0)), np.arange(len(y0)))
+    if out_on is not None:
+        out_on.append(on)
 
     def parity_min(a: np.ndarray, b: np.ndarray, k: np.ndarray) -> float:
         """The weaker of the even and the odd lines' mean coverage (a: low borders, b: high)."""
@@ -681,16 +703,63 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
         # a tiny board: its outline's grid goes first, at the comb's best check score so that the
         # reader's bar for extra grids stays where it was
         scored = [(scored[0][0], *blob)] + scored
+    keep = scored[: int(cfg["locate_keep"])]
+    coarse = _coarser(scored, scored[0], cfg)
+    if coarse is not None and coarse not in keep:
+        keep.append(coarse)
     out: list[tuple[float, Grid]] = []
     err: BoardNotFoundError | None = None
-    for sc, px, phx, py, phy in scored[: int(cfg["locate_keep"])]:
+    for sc, px, phx, py, phy in keep:
         try:
-            out.append((sc, _make_grid(rc, px, phx, py, phy)))
+            g = _make_grid(rc, px, phx, py, phy)
         except BoardNotFoundError as exc:
             err = exc
+            continue
+        on: list[np.ndarray] = []
+        _grid_check(rc, chk, px, phx, py, phy, cfg, on)
+        g.blocks = split_share(on[0], cfg["coarse_factors"]) if on else 1.0
+        out.append((sc, g))
     if not out:
         raise err or BoardNotFoundError("could not find the tile grid")
     return out, rc.tilecol
+
+
+def split_share(on: np.ndarray, factors: list[int] | tuple[int, ...] = (2, 3)) -> float:
+    """How far the board cells ``on`` (rows x cols booleans) are from aligned k x k blocks: over
+    k in ``factors`` and the k*k block offsets, the least share of non-empty blocks that are only
+    partly board. A grid of half (a third of) the tile pitch splits every tile into 2 x 2 (3 x 3)
+    cells, so its board cells tile the plane in aligned blocks (share near 0); a true grid's
+    board has an irregular outline (share well above 0), unless it is a rectangle of whole blocks."""
+    best = 1.0
+    h, w = on.shape
+    for k in factors:
+        k = int(k)
+        for oy in range(k):
+            for ox in range(k):
+                pad = np.zeros((h + 2 * k, w + 2 * k), dtype=np.int32)
+                pad[k + oy: k + oy + h, k + ox: k + ox + w] = on
+                hh, ww = (pad.shape[0] // k) * k, (pad.shape[1] // k) * k
+                cnt = pad[:hh, :ww].reshape(hh // k, k, ww // k, k).sum((1, 3))
+                full = int((cnt > 0).sum())
+                if full < 4:
+                    continue
+                best = min(best, float(((cnt > 0) & (cnt < k * k)).sum()) / full)
+    return best
+
+
+def _coarser(scored: list[tuple[float, ...]], first: tuple[float, ...],
+             cfg: dict[str, Any]) -> tuple[float, ...] | None:
+    """The best-checked pair of ``scored`` whose pitches are both about k times ``first``'s (k in
+    ``coarse_factors``, within ``coarse_tol``), or None: the grid that ``first`` would split into
+    k x k cells per tile if ``first`` were a half or a third of the true pitch. Where seams are
+    faint and roads and city walls cross the tiles' middles (printed tiles look like that), the
+    comb and the check can prefer the half pitch; the reader decides by classifying both."""
+    tol = float(cfg["coarse_tol"])
+    for t in scored:  # best check first
+        for k in cfg["coarse_factors"]:
+            if abs(t[1] / (k * first[1]) - 1) <= tol and abs(t[3] / (k * first[3]) - 1) <= tol:
+                return t
+    return None
 
 
 def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:

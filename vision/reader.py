@@ -149,6 +149,8 @@ class BoardReader:
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
+        coarse: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+        split_max = float(rcfg["split_max"])
         for variant in self.cfg.get("locate_variants", [{}]):
             lcfg = {**self.cfg["locate"], **variant}
             try:
@@ -157,12 +159,29 @@ class BoardReader:
                 errors.append(exc)
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
+            g0 = next((g for sc, g in cands if g.blocks <= split_max and sc > 0), None)
+            if g0 is not None:
+                # board cells in aligned 2 x 2 blocks: the grid may split every tile (a half pitch;
+                # the comb and the check can prefer it where roads cross the tiles' middles); its
+                # coarser sibling is classified too, whatever its check, when its lines are seams
+                # at all (check above 0), and the scores decide
+                coarse += [(g, tilecol, lcfg) for sc, g in cands if sc > 0 and g is not g0
+                           and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
             # an extra grid as coarse as its variant's first competes with that first alone: the
             # variants' masks differ, so their check scores are not on one scale (a finer grid
             # must beat every variant's first, sub-tile cells can pass for tiles)
             extra += [(sc, sc - cands[0][0], _pitch_weight(grid.pitch_px, cands[0][1].pitch_px, 1.0) >= 1,
                        grid, tilecol, lcfg) for sc, grid in cands[1:]]
         out = [(g, t, c) for _, g, t, c in first]
+        # a first grid in blocks whose double is another variant's first is not classified
+        # (it would be 4 times the cells: the most expensive attempt, and most likely wrong)
+        out = [(g, t, c) for g, t, c in out if g.blocks > split_max or not any(
+            abs(h.pitch_px / (2 * g.pitch_px) - 1) <= 0.1 for h, _, _ in out)]
+        for grid, tilecol, lcfg in coarse:  # (the same lattice on a smaller part of the board is another grid)
+            n = len(grid.cols) * len(grid.rows)
+            if len(out) < int(rcfg["max_attempts"]) and \
+                    not any(same_grid(grid, g) and len(g.cols) * len(g.rows) >= n for g, _, _ in out):
+                out.append((grid, tilecol, lcfg))
         gain = float(rcfg["extra_min_gain"])
         bar = max((f[0] for f in first), default=-np.inf) + gain
         for sc, own, coarse, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[1]):
@@ -216,20 +235,37 @@ class BoardReader:
         sure = sum(1 for c in unary if dec.confidence[c] >= doubt and best_ll[c] >= float(ccfg["unknown_min_loglik"]))
         unsure = len(unary) - sure
         conflicts = _edge_conflicts({c: templates[dec.choice[c]] for c in unary})
-        return (sure - 0.5 * unsure - 2 * conflicts, grid, blobs, unary, dec, best_ll)
+        # more cells than the box has tiles: the grid splits tiles (a half or third pitch)
+        excess = max(0, len(unary) - sum(box.values()))
+        score = sure - 0.5 * unsure - 2 * conflicts - float(self.cfg["read"]["box_excess_weight"]) * excess
+        return (score, grid, blobs, unary, dec, best_ll)
 
 
     def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
                  c0: int, r0: int, s: float) -> list[MeepleEntry]:
+        """Each figure on the tile under its foot, at the slot of the segment there.
+
+        A figure stands on a tile, so a foot on a cell that was not recognised (read as unknown,
+        or not read) but is covered by tile colours (the blob's ``cell_tile`` feature at least
+        ``figures.unknown_tile_frac``) and touches the read tiles is reported on that cell, at the
+        slot nearest the foot. (Moving a foot just off the read tiles onto the nearest one was
+        measured and lost more figures than it gained.)"""
+        fcfg = self.cfg["figures"]
+        tile_frac = float(fcfg.get("unknown_tile_frac", 2.0))
         out = []
         for b in blobs:
             u, v = grid.to_board(np.array([b.foot]))[0]
             cell = (int(np.floor(u)), int(np.floor(v)))
-            if cell not in chosen:
-                continue
-            t = chosen[cell]
+            t = chosen.get(cell)
             fu, fv = u - cell[0], v - cell[1]
-            slot = _slot_under(t, fu, fv, b.lying, float(self.cfg["figures"]["stand_snap"]))
+            if t is None:
+                touches = any((cell[0] + i, cell[1] + j) in chosen for i in (-1, 0, 1) for j in (-1, 0, 1))
+                if not touches or b.features.get("cell_tile", 0.0) < tile_frac:
+                    continue
+                slot: str | None = min((x for x in _SLOT_POS if x != "I"),
+                                       key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
+            else:
+                slot = _slot_under(t, fu, fv, b.lying, float(fcfg["stand_snap"]))
             if slot is None:
                 continue
             x, y, w, h = b.bbox

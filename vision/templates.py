@@ -130,7 +130,9 @@ def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: 
 
 
 def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
-    """Class map and segment-index map of ``tile`` at rotation 0 on an n x n grid."""
+    """Class map and segment-index map of ``tile`` at rotation 0 on an n x n grid (a shape
+    parameter listing several editions' values is drawn at its first)."""
+    cfg = {k: (v[0] if k in VARIANT_KEYS and isinstance(v, list) else v) for k, v in cfg.items()}
     u, v = _grid(n)
     classes = np.full((n, n), FIELD, dtype=np.int8)
     segs = np.full((n, n), -1, dtype=np.int16)
@@ -202,21 +204,31 @@ def soften(classes: np.ndarray, sigma_frac: float) -> np.ndarray:
     return soft / soft.sum(-1, keepdims=True)
 
 
+#: Shape parameters that may list several values, one per way editions draw the shape.
+VARIANT_KEYS = ("road_curve_radius", "city_corner_extent", "city_band_cap_depth", "city_missing_cap_depth")
+
+
 def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:
     """Every tile at each of its distinct rotations.
 
     Editions draw some shapes differently: a curved road turns close to the tile's middle on
-    the first edition and on a wide arc on others. ``road_curve_radius`` may therefore list
-    several radii: the first draws the template's class map (and the segment map that places
-    figures), each other one a variant the classifier also tries."""
+    the first edition and on a wide arc on others. A shape parameter of :data:`VARIANT_KEYS`
+    (``road_curve_radius`` ...) may therefore list several values: the first draws the
+    template's class map (and the segment map that places figures), each other one a variant
+    the classifier also tries."""
     out = []
     sigma = float(cfg.get("template_blur", 0.0))
-    radii = cfg.get("road_curve_radius", 0.5)
-    radii = [float(r) for r in (radii if isinstance(radii, list) else [radii])]
+    # every shape parameter given as a list: its first value draws the template, the others variants
+    listed = {k: v for k, v in cfg.items() if k in VARIANT_KEYS and isinstance(v, list)}
+    primary = {**cfg, **{k: v[0] for k, v in listed.items()}}
+    alternatives = [{**primary, k: x} for k, v in listed.items() for x in v[1:]]
     for t in tiles:
-        classes, segs = render(t, n, {**cfg, "road_curve_radius": radii[0]})
-        others = [render(t, n, {**cfg, "road_curve_radius": r})[0] for r in radii[1:]]
-        others = [o for o in others if not np.array_equal(o, classes)]
+        classes, segs = render(t, n, primary)
+        others: list[np.ndarray] = []
+        for alt in alternatives:
+            o = render(t, n, alt)[0]
+            if not any(np.array_equal(o, c) for c in [classes, *others]):
+                others.append(o)
         for rot in t.rotations():
             c = rotate_map(classes, rot).copy()
             variants = tuple(soften(rotate_map(o, rot).copy(), sigma) for o in others)

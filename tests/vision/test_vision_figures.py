@@ -159,3 +159,61 @@ def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
     blobs = find_figures(img, grid, board, cfg, ("blue", "black"))
     cells = sorted((b.colour, tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0])) for b in blobs)
     assert cells == [("black", (0, 3)), ("blue", (2, 2))]
+
+
+def test_find_figures_sees_a_figure_that_is_a_hole_in_the_tile_mask() -> None:
+    """The tile-colour mask has a hole where a figure stands; the hole is closed before figures
+    are looked for, so all of a large figure is found, not just its rim."""
+    from vision.locate import tile_mask
+
+    cfg = load_config(None)
+    img, grid = _board_image(None, (40, 150, 90))
+    cv2.rectangle(img, (280, 270), (321, 319), (30, 30, 210), -1)  # a large red figure in cell (2, 2)
+    board = tile_mask(img, cfg["locate"])[1]
+    assert not board[297, 302]
+    fc = cfg["figures"]
+    blobs = find_figures(img, grid, board, fc, ("red",))
+    assert len(blobs) == 1 and blobs[0].area >= 0.9 * 42 * 50 / 100 ** 2
+    no_close = dict(fc, hole_frac=0.0)
+    assert sum(b.area for b in find_figures(img, grid, board, no_close, ("red",))) < 0.8 * blobs[0].area
+
+
+def test_find_figures_sees_a_green_figure_on_a_field_whose_colour_drifts() -> None:
+    """Across the photo the field green drifts more than a green figure differs from the field's
+    median; the grass right around the figure tells them apart."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 60))
+    ramp = np.linspace(0, 1, 500)[None, :, None]
+    field = (1 - ramp) * np.array([20, 110, 40]) + ramp * np.array([70, 190, 90])
+    img[50:550, 50:550] = np.clip(field, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (80, 280), (105, 312), (25, 140, 35), -1)  # green figure at the light end's
+    cv2.circle(img, (92, 272), 9, (25, 140, 35), -1)              # dark green, cell (0, 2)
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    blobs = find_figures(img, grid, board, cfg, ("green",))
+    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    assert cells == [(0, 2)]
+    green = {k: v for k, v in cfg["colours"]["green"].items() if k != "local_contrast"}
+    assert find_figures(img, grid, board, dict(cfg, colours={"green": green}), ("green",)) == []
+
+
+def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
+    """A figure whose foot is on a cell read as unknown, but tile-coloured and beside read tiles,
+    is reported there; one beside the board on the table is not."""
+    from vision.figures import Blob
+    from vision.reader import BoardReader
+
+    r = BoardReader()
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    chosen = {(0, 0): temps[0]}
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 3), rows=range(0, 1),
+                pitch_px=100.0)
+
+    def blob(foot: tuple[float, float], tile: float) -> Blob:
+        return Blob("red", (int(foot[0]) - 10, int(foot[1]) - 30, 20, 30), foot, 0.05, False, 0.9,
+                    {"cell_tile": tile})
+
+    out = r._meeples([blob((180.0, 50.0), 1.0), blob((250.0, 50.0), 1.0), blob((150.0, 50.0), 0.1)],
+                     grid, chosen, 0, 0, 1.0)
+    assert [(m.player, m.at, m.on) for m in out] == [("red", (1, 0), "E")]

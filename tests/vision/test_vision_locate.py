@@ -124,3 +124,66 @@ def test_single_start_tile_gets_one_cell_not_a_sub_grid() -> None:
     on = grid.to_board(np.argwhere(tilecol)[:, ::-1][::50].astype(float))
     cells = {(int(np.floor(x)), int(np.floor(y))) for x, y in np.percentile(on, [10, 50, 90], axis=0)}
     assert len(cells) == 1
+
+
+def test_horizon_beside_the_board_is_kept_but_not_one_through_it() -> None:
+    """A board seen at a slant from its side has its horizon just beside the photo: it is sent
+    to infinity (no affine fallback, which shears the cells); a horizon through the board, or so
+    close that the far tiles look tiny, is not."""
+    from vision.locate import _horizon_ok
+
+    pts = np.array([[x, y] for x in np.linspace(-0.3, 0.2, 6) for y in np.linspace(-0.3, 0.3, 6)])
+    beside = np.array([1.0, 0.0, -0.6])  # the line x = 0.6, just right of the photo
+    assert _horizon_ok(beside, pts, 0.3)
+    assert _horizon_ok(-beside, pts, 0.3)
+    assert not _horizon_ok(np.array([1.0, 0.0, 0.0]), pts, 0.3)  # x = 0 crosses the board
+    assert not _horizon_ok(np.array([1.0, 0.0, -0.25]), pts, 0.3)  # far tiles 10x smaller
+    assert _horizon_ok(np.array([0.0, 0.0, 1.0]), pts, 0.3)  # no perspective at all
+
+
+def test_split_share_flags_a_half_pitch_grid() -> None:
+    """A half-pitch grid splits every tile into 2 x 2 cells, so its board cells form aligned
+    blocks; a true grid's irregular board does not."""
+    from vision.locate import split_share
+
+    rng = np.random.default_rng(3)
+    board = np.zeros((9, 11), dtype=bool)
+    r, c = 4, 5
+    for _ in range(40):  # a random walk of tiles, like a game's board
+        board[r, c] = True
+        dr, dc = [(0, 1), (0, -1), (1, 0), (-1, 0)][rng.integers(4)]
+        r, c = int(np.clip(r + dr, 0, 8)), int(np.clip(c + dc, 0, 10))
+    half = np.kron(board, np.ones((2, 2), dtype=bool))
+    assert split_share(board, [2]) > 0.3
+    assert split_share(half, [2]) == 0.0
+    assert split_share(np.pad(half, ((1, 0), (0, 1))), [2]) == 0.0  # whatever the offset
+
+
+def test_coarser_finds_the_double_pitch_pair() -> None:
+    from vision.locate import _coarser
+
+    scored = [(0.3, 40.0, 1.0, 41.0, 2.0), (0.2, 120.0, 0.0, 118.0, 0.0), (0.1, 81.0, 1.0, 80.0, 2.0)]
+    assert _coarser(scored, scored[0], {**_cfg(), "coarse_factors": [2]}) == scored[2]
+    assert _coarser(scored, scored[0], {**_cfg(), "coarse_factors": [3]}) == scored[1]
+    assert _coarser(scored[:2], scored[0], {**_cfg(), "coarse_factors": [2]}) is None
+
+
+def test_wide_board_below_the_old_pitch_minimum_gets_its_grid() -> None:
+    """A board spread wide (tiles 46 px on the 900 px rectified board, under the old minimum of
+    54 px) gets the true grid first."""
+    synth = pytest.importorskip("vision.synth")
+    from vision.load import load_image
+    from vision.locate import _apply, _rectify
+
+    photo = synth.generate(7008, synth.preset("hard"), seed=7008, tiles=40)
+    img = load_image(photo.jpeg, 80_000_000, 200, 1200, fast=True)
+    quads = np.array([t.quad for t in photo.reading.state.tiles]) * img.scale
+    cfg = {**_cfg(), **load_config(None)["locate_variants"][1]}  # the board from all tile colours
+    rc = _rectify(img.work, cfg)
+    q = _apply(rc.R, quads.reshape(-1, 2)).reshape(-1, 4, 2)
+    assert np.median(np.linalg.norm(q[:, 1] - q[:, 0], axis=1)) < 0.06 * cfg["rectified_side"]
+    grid = locate_candidates(img.work, cfg)[0][0][1]
+    b = grid.to_board(quads.mean(1))
+    assert np.median(np.abs(b - np.floor(b) - 0.5).max(1)) < 0.1  # tile centres in cell centres
+    sides = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
+    assert 0.9 < grid.pitch_px / float(np.median(sides)) < 1.1
