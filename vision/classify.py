@@ -175,7 +175,18 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
     protos = adapt_prototypes(board_px[keep].reshape(-1, 3), protos, ccfg)
-    post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
+    # class posteriors only where a cell's sample windows can reach (the board's cells and a
+    # margin for the alignment search): most of a sprawling board's bounding box is table
+    reach = int(np.ceil(patch * float(cfg.get("align_shift", 0.0)))) + 1
+    need = cv2.dilate(np.kron(occupied.astype(np.uint8), np.ones((patch, patch), np.uint8)),
+                      np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+
+    def class_posteriors(prototypes: np.ndarray) -> np.ndarray:
+        out = np.full(lab.shape[:2] + (len(CLASSES),), 1.0 / len(CLASSES), np.float32)
+        out[need] = posteriors(lab[need], prototypes, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
+        return out
+
+    post = class_posteriors(protos)
     post[ignore_top] = 0.25
     M = confusion(cfg)
     MEs = expected_observations(templates, M)
@@ -193,12 +204,11 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     if int(cfg.get("em_iterations", 0)) > 0 and occupied.any():
         maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
         for _ in range(int(cfg["em_iterations"])):
-            post_em = refine_posteriors(lab, post, ignore_top, occupied, ll, maps, cfg, protos, ccfg)
+            post_em = refine_posteriors(lab, post, ignore_top, occupied, ll, maps, cfg, protos, ccfg, need)
             if post_em is None:
                 break
             mix = float(cfg["em_prototype_mix"])
-            post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
-                                                          tuple(ccfg["lab_weights"]))
+            post = (1 - mix) * post_em + mix * class_posteriors(protos)
             post[ignore_top] = 0.25
             ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
     ll = ll + unknown_offset(ll, cfg)
@@ -351,19 +361,25 @@ def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray,
 
 
 def _prototype_posteriors(lab: np.ndarray, px: np.ndarray, w: np.ndarray, protos: np.ndarray,
-                          cfg: dict[str, Any], colour_cfg: dict[str, Any]) -> np.ndarray:
+                          cfg: dict[str, Any], colour_cfg: dict[str, Any],
+                          where: np.ndarray | None = None) -> np.ndarray:
     """Posteriors from class prototypes re-estimated as weighted means of this photo's pixels
-    (classes with too little weight keep their prototype)."""
+    (classes with too little weight keep their prototype); uniform outside ``where``."""
     new = protos.copy()
     for k in range(w.shape[1]):
         if w[:, k].sum() >= float(cfg["em_min_weight"]):
             new[k] = (px * w[:, k:k + 1]).sum(0) / w[:, k].sum()
-    return posteriors(lab, new, float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
+    args = (float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
+    if where is None:
+        return posteriors(lab, new, *args)
+    out = np.full(lab.shape[:2] + (len(new),), 1.0 / len(new), np.float32)
+    out[where] = posteriors(lab[where], new, *args)
+    return out
 
 
 def refine_posteriors(lab: np.ndarray, post: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarray,
                       ll: np.ndarray, maps: np.ndarray, cfg: dict[str, Any], protos: np.ndarray,
-                      colour_cfg: dict[str, Any]) -> np.ndarray | None:
+                      colour_cfg: dict[str, Any], where: np.ndarray | None = None) -> np.ndarray | None:
     """One EM step of the per-photo colour model: pixel class posteriors re-learnt from the board.
 
     E-step: each cell's posterior over templates (softmax of its log-likelihoods) gives every
@@ -404,7 +420,7 @@ def refine_posteriors(lab: np.ndarray, post: np.ndarray, ignore_top: np.ndarray,
         sel = np.random.default_rng(0).choice(len(px), int(cfg["em_max_pixels"]), replace=False)
         px, w = px[sel], w[sel]
     if cfg["em_model"] == "prototypes":
-        return _prototype_posteriors(lab, px, w, protos, cfg, colour_cfg)
+        return _prototype_posteriors(lab, px, w, protos, cfg, colour_cfg, where)
     model = fit_class_histograms(px, w, cfg)
     if model is None:
         return None

@@ -53,10 +53,14 @@ def posteriors(lab: np.ndarray, protos: np.ndarray, softness: float,
     """Soft class posteriors (..., 4) of Lab pixels given the prototypes; lightness counts less
     than colour (shadows and uneven light change L far more than a and b)."""
     w = np.asarray(weights, dtype=np.float32)
-    d = (((lab[..., None, :] - protos) * w) ** 2).sum(-1)
-    d = d - d.min(-1, keepdims=True)
-    p = np.exp(-d / (2 * softness ** 2))
-    return p / p.sum(-1, keepdims=True)
+    x = lab.reshape(-1, 3).astype(np.float32) * w
+    c = np.asarray(protos, dtype=np.float32) * w
+    # squared distances by expansion: one (N, 3) x (3, K) product instead of an (N, K, 3) array
+    d = (x * x).sum(1, keepdims=True) - 2.0 * (x @ c.T) + (c * c).sum(1)[None, :]
+    d -= d.min(1, keepdims=True)
+    p = np.exp(d * np.float32(-1.0 / (2 * softness ** 2)))
+    p /= p.sum(1, keepdims=True)
+    return p.reshape(*lab.shape[:-1], len(c))
 
 
 def _bin_index(lab: np.ndarray, bins: tuple[int, int, int]) -> np.ndarray:
