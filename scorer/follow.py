@@ -1468,17 +1468,41 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     many photos rarely do. A turn without a follower gets one on the feature the photos show it
     on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of those photos); a
     follower is moved to another feature of its tile that the photos show it on at least
-    :data:`FIGURE_MIN_SIGHTINGS` times more than on its own. The player is the turn's (colours
-    are misread). Each change is kept only if the record still replays legally (the feature was
+    :data:`FIGURE_MIN_SIGHTINGS` times more than on its own; a follower still on the board is
+    taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
+    and more than twice as many as show a follower there, show none (the turn's photo saw a
+    figure that was not placed). The player is the turn's (colours are misread). Each change is kept only if the record still replays legally (the feature was
     free, the player had a follower left)."""
     fixed: GameRecord | None = None
     game: Game | None = None
+    standing: set[tuple[str, Cell]] | None = None
     for i, t in enumerate(record.turns):
         if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
             continue
         photos = seen.get(t.at)
         if not photos:
             continue
+        if t.meeple is not None:
+            # a follower still on the board is on every photo of its cell since its turn: when
+            # most of them show none there, the turn's photo saw a figure that was not placed
+            if standing is None:
+                standing = {(f.player, f.at) for f in _game_for(record).figures}
+            shown = [p for p in photos if p is not None]
+            empty = sum(1 for p in shown if not p)
+            if (t.player, t.at) in standing and empty > FIGURE_MIN_SIGHTINGS and empty > 2 * (len(shown) - empty):
+                base = fixed or record
+                turns = list(base.turns)
+                turns[i] = replace(t, meeple=None)
+                trial = replace(base, turns=tuple(turns))
+                try:
+                    g = new_game(trial)
+                except CarcamError:
+                    pass
+                else:
+                    warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
+                                    "no follower on its tile; the turn is taken without one")
+                    fixed, game = trial, g
+                    continue
         last = max((k for k, p in enumerate(photos) if p), default=None)
         if last is None:
             continue

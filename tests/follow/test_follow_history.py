@@ -143,3 +143,36 @@ def test_a_cell_out_of_one_photo_is_kept() -> None:
     res = step(res, cropped)
     assert [t.at for t in res.record.turns] == [(1, 0)]
     assert PLAYERS[0] == res.record.turns[0].player
+
+
+def test_a_follower_later_photos_do_not_show_is_taken_out() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    # the photo of the turn sees a figure on the new road that was never placed
+    res = step(res, replace(truth, meeples=(MeepleEntry("red", (1, 0), "N"),)))
+    assert res.turns[0].meeple is not None
+    # the photos after show none there (one of them misses nothing else): the turn had none
+    warnings: list[str] = []
+    for _ in range(3):
+        res = step(res, truth)
+        warnings += res.warnings
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is None
+    assert any("show no follower on its tile" in w for w in warnings)
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_follower_missed_by_a_few_photos_is_kept() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+    truth = photo(game)
+    res = step(res, truth)
+    # two photos miss it, two show it: the reader missed it, it did not go away
+    for s in (replace(truth, meeples=()), truth, replace(truth, meeples=()), truth):
+        res = step(res, s)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is not None
+    assert replay(res.record)[1].final == game.final_report().final
