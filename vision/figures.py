@@ -149,6 +149,21 @@ def _field_exclusion(lab: np.ndarray, hsv: np.ndarray, board: np.ndarray, cfg: d
     return d <= max(float(fc["min_dist"]), float(fc["spread_mult"]) * spread)  # type: ignore[no-any-return]
 
 
+def _field_hue(hsv: np.ndarray, board: np.ndarray, cfg: dict[str, Any]) -> float:
+    """Median hue of this photo's printed field (the green tile pixels); 180 (no limit) when
+    too few are seen.
+
+    Light changes the field's lightness and saturation a lot (an on-camera flash makes it a lit,
+    saturated yellow-green) but its hue little; yellow paint stays redder than the grass under
+    the same light, so a yellow figure's hue is some way below the field's."""
+    fc = cfg["field"]
+    h = hsv[..., 0]
+    g = board & (h >= fc["hue"][0]) & (h <= fc["hue"][1]) & (hsv[..., 1] >= fc["min_sat"])
+    if int(g.sum()) < int(fc["min_pixels"]):
+        return 180.0
+    return float(np.median(h[g]))
+
+
 def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[str, Any],
                  colours: tuple[str, ...] | None = None) -> list[Blob]:
     """Figure blobs on or next to the tiles: colour, foot (work px), standing or lying."""
@@ -159,16 +174,19 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     fig_h, fig_t = float(cfg["height_mm"]) / tile, float(cfg["thickness_mm"]) / tile
     a_lo, a_hi = float(cfg["min_area_tiles"]), float(cfg["max_area_tiles"])
     k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
+    big = int(grid.pitch_px * float(cfg.get("wide_frac", 0.0)))
     closed, near = _near_board(board_mask, grid.pitch_px, k, float(cfg.get("hole_frac", 0.0)))
     fieldmask = None
     lab_full: np.ndarray | None = None
     local_d: np.ndarray | None = None
+    field_hue: float | None = None
     out: list[Blob] = []
     masks: list[tuple[Blob, np.ndarray]] = []  # each blob with its pixels (x, y), for the shadow test
     for name, spec in cfg["colours"].items():
         if colours is not None and name not in colours:
             continue
-        m = colour_mask(hsv, spec) & near
+        full = colour_mask(hsv, spec)
+        m = full & near
         if spec.get("not_field"):
             if fieldmask is None:
                 lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
@@ -179,9 +197,20 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     local_d = _local_difference(blur, grid.pitch_px, float(cfg["local_window"]))
                 excl = fieldmask & (local_d < float(spec["local_contrast"]))
             m &= ~excl
+        if "below_field_hue" in spec:
+            if field_hue is None:
+                field_hue = _field_hue(hsv, board_mask, cfg)
+            m &= hsv[..., 0].astype(int) <= field_hue - float(spec["below_field_hue"])
         m8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+        if big > 1 and spec.get("split_wide"):
+            fill = stats[1:, 4] / np.maximum(stats[1:, 2] * stats[1:, 3], 1)
+            odd = (stats[1:, 4] > a_hi * grid.pitch_px ** 2) | ((fill < float(cfg["min_fill"]))
+                                                                & (stats[1:, 4] >= a_lo * grid.pitch_px ** 2))
+            if odd.any():
+                m8 = _split_wide(m8, full & ~closed, lab_img, 1 + np.nonzero(odd)[0], big, k)
+            n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
         for i in range(1, n):
             x, y, w, h, a = (int(v) for v in stats[i])
             if a < 0.25 * a_lo * grid.pitch_px ** 2:
@@ -204,6 +233,19 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     for b in out:
         b.features["cell_tile"] = _cell_tile(closed, grid, b.foot)
     return out
+
+
+def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.ndarray, big: int, k: int) -> np.ndarray:
+    """The mask with its components too large for a figure split: a figure of the table's colour
+    (a blue figure on a blue tablecloth) merges with the table into one such component. Their
+    parts wider than ``big`` pixels (a figure is narrower) and a kernel ``k`` around them are
+    taken out; what is left of a figure on the tiles stays, slivers go in a ``k`` opening.
+    Components of a figure's size are not touched."""
+    huge = np.isin(labels, odd).astype(np.uint8)
+    wide = cv2.morphologyEx(off.astype(np.uint8), cv2.MORPH_OPEN, np.ones((big, big), np.uint8))
+    rest = huge & (cv2.dilate(wide, np.ones((k, k), np.uint8)) == 0)
+    rest = cv2.morphologyEx(rest.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    return np.where(huge > 0, rest, m8).astype(np.uint8)  # type: ignore[no-any-return]
 
 
 def _local_difference(blur: np.ndarray, pitch: float, window: float) -> np.ndarray:

@@ -281,12 +281,21 @@ class BoardReader:
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
 
 
-def _pitch_weight(pitch: float, ref: float, power: float) -> float:
+def _pitch_weight(pitch: float, ref: float, power: float, whole_tol: float | None = None) -> float:
     """Weight of a grid's consistency score against a grid of pitch ``ref``: a grid about k times
     finer reads about k*k times as many cells, so its score counts 1 / k**power (k rounded to a
-    whole number; grids of about the same pitch compete on their scores as they are)."""
+    whole number; grids of about the same pitch compete on their scores as they are). With
+    ``whole_tol``, a coarser grid is weighted up only when its ratio is within ``whole_tol`` of a
+    whole number: a grid 1.5 or 2.6 times coarser does not merge the other's cells into blocks
+    (its cells straddle tiles), so its few cells must not count several times over. A finer grid
+    is always weighted down (measured where its own cells are, its pitch can be a tenth off
+    under perspective, and more cells can only inflate its score)."""
     k = pitch / ref
-    return float(round(k) ** power if k >= 1 else 1.0 / round(1.0 / k) ** power)
+    if k < 1:
+        return float(1.0 / round(1.0 / k) ** power)
+    if whole_tol is not None and abs(k / round(k) - 1) > whole_tol:
+        return 1.0
+    return float(round(k) ** power)
 
 
 def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, float], ...]:
@@ -422,14 +431,14 @@ def _same_rot_as(t: Template, rot: int) -> bool:
 
 
 def choose_attempt(attempts: list[tuple[Any, ...]], ref: float, power: float, prior: State | None,
-                   templates: list[Template], cfg: dict[str, Any]) -> tuple[Any, ...]:
+                   templates: list[Template], cfg: dict[str, Any], whole_tol: float = 0.1) -> tuple[Any, ...]:
     """The grid hypothesis to read (attempts as :meth:`BoardReader._attempt` returns them: score,
     grid, blobs, unary, ...). Without a prior, the best consistency score (a finer grid's
     weighted by :func:`_pitch_weight`). With the previous board of a followed game, first the
     grid that fits it best (:func:`prior_fit`): the game knows how many tiles lie on the table
     and what they are, which a grid read wrongly (too fine, shifted) contradicts."""
     def own(a: tuple[Any, ...]) -> float:
-        return float(a[0] * _pitch_weight(a[1].pitch_px, ref, power))
+        return float(a[0] * _pitch_weight(a[1].pitch_px, ref, power, whole_tol))
     if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
         return max(attempts, key=own)
     w = float(cfg["prior_fit_weight"])

@@ -217,3 +217,47 @@ def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     out = r._meeples([blob((180.0, 50.0), 1.0), blob((250.0, 50.0), 1.0), blob((150.0, 50.0), 0.1)],
                      grid, chosen, 0, 0, 1.0)
     assert [(m.player, m.at, m.on) for m in out] == [("red", (1, 0), "E")]
+
+
+def _hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
+    """One BGR colour of an OpenCV HSV colour (hue 0-180)."""
+    b, g, r = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
+    return int(b), int(g), int(r)
+
+
+def test_find_figures_ignores_flash_lit_grass_but_sees_a_yellow_figure() -> None:
+    """Under an on-camera flash patches of the yellow-green field turn as saturated as yellow
+    paint, and far in Lab from the field's mode; their hue stays the field's, while a yellow figure
+    is redder than the grass under the same light."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, _hsv_bgr(40, 150, 110))
+    cv2.rectangle(img, (120, 120), (150, 150), _hsv_bgr(37, 220, 150), -1)  # lit grass, cell (0, 0)
+    cv2.rectangle(img, (290, 280), (315, 312), _hsv_bgr(25, 240, 210), -1)  # yellow figure, (2, 2)
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    blobs = find_figures(img, grid, board, cfg, ("yellow",))
+    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    assert cells == [(2, 2)]
+    plain = {k: v for k, v in cfg["colours"]["yellow"].items() if k != "below_field_hue"}
+    assert len(find_figures(img, grid, board, dict(cfg, colours={"yellow": plain}), ("yellow",))) == 2
+
+
+def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
+    """A blue figure at the board's edge merges with a blue tablecloth into one component far
+    too large for a figure; the cloth (wider than any figure) is taken out and the figure stays."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 90))
+    cloth = (150, 60, 20)
+    img[:, :50] = cloth
+    img[:, 550:] = cloth
+    img[:50] = cloth
+    img[550:] = cloth
+    cv2.rectangle(img, (40, 280), (66, 312), (160, 50, 10), -1)  # blue figure over the left edge
+    cv2.circle(img, (53, 272), 9, (160, 50, 10), -1)
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True  # (the figure's hole in the tile mask closed, as find_figures does)
+    blobs = find_figures(img, grid, board, cfg, ("blue",))
+    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    assert cells == [(0, 2)]
+    plain = {k: v for k, v in cfg["colours"]["blue"].items() if k != "split_wide"}
+    assert find_figures(img, grid, board, dict(cfg, colours={"blue": plain}), ("blue",)) == []

@@ -187,3 +187,27 @@ def test_wide_board_below_the_old_pitch_minimum_gets_its_grid() -> None:
     assert np.median(np.abs(b - np.floor(b) - 0.5).max(1)) < 0.1  # tile centres in cell centres
     sides = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
     assert 0.9 < grid.pitch_px / float(np.median(sides)) < 1.1
+
+
+def test_choose_attempt_does_not_multiply_a_coarser_grid_at_a_non_whole_pitch_ratio():
+    # photo 7024 (procedural) of the tuning set: the true grid read 40 cells scoring 34, a grid
+    # 2.6 times coarser 12 cells scoring 8; weighted by round(2.6)**2 = 9 the coarse one won
+    from types import SimpleNamespace
+
+    from vision.reader import _pitch_weight, choose_attempt
+
+    def att(score: float, pitch: float) -> tuple:
+        return (score, SimpleNamespace(pitch_px=pitch))
+
+    true, coarse = att(34.0, 72.9), att(8.0, 190.5)
+    assert choose_attempt([true, coarse], 72.9, 2.0, None, [], {}) is true
+    assert choose_attempt([true, coarse], 72.9, 2.0, None, [], {}, whole_tol=None) is coarse
+    # a grid 1.5 times coarser straddles tiles: not weighted up
+    assert _pitch_weight(76.0, 50.5, 2.0, 0.1) == 1.0
+    # twice coarser (the true grid against its half pitch) still counts 4 times
+    half, double = att(-10.5, 31.3), att(2.5, 62.9)
+    assert _pitch_weight(62.9, 31.3, 2.0, 0.1) == 4.0
+    assert choose_attempt([half, double], 31.3, 2.0, None, [], {}) is double
+    # a finer grid is weighted down even when its measured pitch ratio is not whole (perspective)
+    assert _pitch_weight(29.0, 63.8, 2.0, 0.1) == 0.25
+    assert choose_attempt([att(16.5, 63.8), att(35.5, 29.0)], 63.8, 2.0, None, [], {})[1].pitch_px == 63.8
