@@ -1457,6 +1457,18 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
     return fixed, _clone(game)
 
 
+def _with_follower(record: GameRecord, i: int, slot: str | None) -> tuple[GameRecord, Game] | None:
+    """``record`` with turn ``i``'s follower on ``slot`` (None: no follower) and its replayed
+    game, or None when the game does not replay that way."""
+    turns = list(record.turns)
+    turns[i] = replace(turns[i], meeple=slot)
+    trial = replace(record, turns=tuple(turns))
+    try:
+        return trial, new_game(trial)
+    except CarcamError:
+        return None
+
+
 def _revise_followers(record: GameRecord, seen: FiguresSeen,
                       warnings: list[str]) -> tuple[GameRecord, Game] | None:
     """The record with turns' followers revised from the photos since each turn, or None.
@@ -1490,18 +1502,11 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
             if (t.player, t.at) in standing and empty > FIGURE_MIN_SIGHTINGS and empty > 2 * (len(shown) - empty):
-                base = fixed or record
-                turns = list(base.turns)
-                turns[i] = replace(t, meeple=None)
-                trial = replace(base, turns=tuple(turns))
-                try:
-                    g = new_game(trial)
-                except CarcamError:
-                    pass
-                else:
+                tried = _with_follower(fixed or record, i, None)
+                if tried is not None:
                     warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
                                     "no follower on its tile; the turn is taken without one")
-                    fixed, game = trial, g
+                    fixed, game = tried
                     continue
         last = max((k for k, p in enumerate(photos) if p), default=None)
         if last is None:
@@ -1522,19 +1527,13 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
                 continue
         elif n < votes.get(current, 0) + FIGURE_MIN_SIGHTINGS:  # type: ignore[arg-type]
             continue
-        slot = rotate_slot(t.tile.segments[best].slots[0], t.rot)
-        base = fixed or record
-        turns = list(base.turns)
-        turns[i] = replace(t, meeple=slot)
-        trial = replace(base, turns=tuple(turns))
-        try:
-            g = new_game(trial)
-        except CarcamError:
+        tried = _with_follower(fixed or record, i, rotate_slot(t.tile.segments[best].slots[0], t.rot))
+        if tried is None:
             continue
         kind = t.tile.segments[best].kind.value
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
                         f"({n} of {len(window)} photos); the turn is taken with it there")
-        fixed, game = trial, g
+        fixed, game = tried
     if fixed is None or game is None:
         return None
     _remember(fixed, game)
