@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import vision.reader as reader_mod  # noqa: E402
 from scorer import Reading  # noqa: E402
-from vision.compare import _rot_equal, compare  # noqa: E402
+from vision.compare import compare, same_rotation  # noqa: E402
 from vision.load import load_image  # noqa: E402
 from vision.locate import Grid, tile_mask  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
@@ -132,7 +132,7 @@ def run_one(reader: BoardReader, jpeg: bytes, truth: Reading, tally: Tally, labe
         for stage, k in (("pre", int(np.argmax(unary[c]))), ("post", dec.choice[c])):
             t = templates[k]
             same_type = t.tile.id == tt.tile.id
-            exact = same_type and _rot_equal(tt.tile, t.rot, tt.rot)
+            exact = same_type and same_rotation(tt.tile, t.rot, tt.rot)
             setattr(tally, f"{stage}_type", getattr(tally, f"{stage}_type") + same_type)
             setattr(tally, f"{stage}_exact", getattr(tally, f"{stage}_exact") + exact)
             if stage == "post" and not exact:

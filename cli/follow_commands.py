@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from scorer import CarcamError, State, game_to_json, parse_game, replay
-from scorer.follow import EvidenceTotal, FiguresSeen, FollowResult, follow_step
+from scorer.follow import Evidence, EvidenceTotal, FiguresSeen, FollowResult, follow_step
 from scorer.formats import READING, STATE, check_format, load_document, parse_reading, parse_state
 from scorer.formats import Reading as ReadingDoc
 
@@ -40,26 +41,29 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_follow)
 
 
-def _load(path: str, args: argparse.Namespace, prior: State | None) -> State | ReadingDoc:
-    """A state or reading from a JSON file, or a photo read with the previous state as prior."""
+def _load(path: str, args: argparse.Namespace, prior: State | None) -> tuple[State | ReadingDoc, Evidence | None]:
+    """A state or reading from a JSON file, or a photo read with the previous state as prior;
+    with a photo, also the reader's per-cell evidence (for ``follow_step``)."""
     if not path.lower().endswith(PHOTO_SUFFIXES):
         doc = load_document(path)
         fmt = check_format(doc, STATE, READING)
-        return parse_reading(doc) if fmt == READING else parse_state(doc)
+        return (parse_reading(doc) if fmt == READING else parse_state(doc)), None
     try:
-        from vision.reader import BoardReader  # type: ignore[import-not-found]
+        reader = _reader()
     except ImportError as exc:
         raise CarcamError(f"{path}: reading photos needs vision.reader, which is not available ({exc}); "
                           "pass carcam/state@1 or carcam/reading@1 files instead") from None
-    reader = BoardReader()
     players = _players(args) or (prior.players if prior is not None else None)
     detail = reader.read_detail(path, game=args.game, players=players, prior=prior)
-    _EVIDENCE[path] = getattr(detail, "evidence", None)
-    return detail.reading
+    return detail.reading, detail.evidence
 
 
-#: The reader's per-cell evidence of each photo read (by path), passed on to follow_step.
-_EVIDENCE: dict[str, Any] = {}
+@cache
+def _reader() -> Any:
+    """The photo reader, built once (its templates are the costly part), imported only when a
+    photo is read."""
+    from vision.reader import BoardReader  # type: ignore[import-not-found]
+    return BoardReader()
 
 
 def _players(args: argparse.Namespace) -> tuple[str, ...] | None:
@@ -117,8 +121,8 @@ def cmd_follow(args: argparse.Namespace) -> int:
     total: EvidenceTotal | None = None  # the reader's evidence and the followers seen, summed over the photos
     seen: FiguresSeen | None = None
     for i, path in enumerate(args.inputs, 1):
-        doc = _with_players(_load(path, args, previous), players)
-        res = follow_step(record, previous, doc, evidence=_EVIDENCE.pop(path, None), evidence_total=total,
+        doc, evidence = _load(path, args, previous)
+        res = follow_step(record, previous, _with_players(doc, players), evidence=evidence, evidence_total=total,
                           figures_seen=seen)
         total, seen = res.evidence_total, res.figures_seen
         chosen = 0

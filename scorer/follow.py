@@ -532,11 +532,10 @@ def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evide
     still ranks the true tile high). Candidates are the shifts voted for by such pairs in each
     rotation (and ``extra``); ties go to more cells covered, then closer evidence. Returns the
     transform and how many record tiles agree with the photo under it."""
-    cells = [c for c, v in evidence.items() if v]
+    cev = _CellEvidence(evidence, IDENTITY)
+    cells, kth, best = list(cev.evidence), cev.kth, cev.best
     if not ref or not cells:
         return IDENTITY, 0
-    kth = {c: _kth(evidence[c]) for c in cells}
-    best = {c: max(evidence[c].values()) for c in cells}
     candidates: set[Transform] = set(extra)
     for q in (0, 90, 180, 270):
         votes: Counter[tuple[int, int]] = Counter()

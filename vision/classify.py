@@ -180,13 +180,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     reach = int(np.ceil(patch * float(cfg.get("align_shift", 0.0)))) + 1
     need = cv2.dilate(np.kron(occupied.astype(np.uint8), np.ones((patch, patch), np.uint8)),
                       np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
-
-    def class_posteriors(prototypes: np.ndarray) -> np.ndarray:
-        out = np.full(lab.shape[:2] + (len(CLASSES),), 1.0 / len(CLASSES), np.float32)
-        out[need] = posteriors(lab[need], prototypes, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
-        return out
-
-    post = class_posteriors(protos)
+    post = posteriors_where(lab, protos, ccfg, need)
     post[ignore_top] = 0.25
     M = confusion(cfg)
     MEs = expected_observations(templates, M)
@@ -208,7 +202,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             if post_em is None:
                 break
             mix = float(cfg["em_prototype_mix"])
-            post = (1 - mix) * post_em + mix * class_posteriors(protos)
+            post = (1 - mix) * post_em + mix * posteriors_where(lab, protos, ccfg, need)
             post[ignore_top] = 0.25
             ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
     ll = ll + unknown_offset(ll, cfg)
@@ -369,11 +363,18 @@ def _prototype_posteriors(lab: np.ndarray, px: np.ndarray, w: np.ndarray, protos
     for k in range(w.shape[1]):
         if w[:, k].sum() >= float(cfg["em_min_weight"]):
             new[k] = (px * w[:, k:k + 1]).sum(0) / w[:, k].sum()
+    return posteriors_where(lab, new, colour_cfg, where)
+
+
+def posteriors_where(lab: np.ndarray, protos: np.ndarray, colour_cfg: dict[str, Any],
+                     where: np.ndarray | None = None) -> np.ndarray:
+    """:func:`~vision.colours.posteriors` of the top view's pixels (the "colours" settings),
+    computed only ``where`` given and uniform elsewhere (table the cells never sample)."""
     args = (float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
     if where is None:
-        return posteriors(lab, new, *args)
-    out = np.full(lab.shape[:2] + (len(new),), 1.0 / len(new), np.float32)
-    out[where] = posteriors(lab[where], new, *args)
+        return posteriors(lab, protos, *args)
+    out = np.full(lab.shape[:2] + (len(protos),), 1.0 / len(protos), np.float32)
+    out[where] = posteriors(lab[where], protos, *args)
     return out
 
 

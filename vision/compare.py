@@ -35,7 +35,9 @@ class Match:
                 and self.meeples_segment == self.meeples_truth == self.meeples_found)
 
 
-def _rot_equal(tile, a: int, b: int) -> bool:  # type: ignore[no-untyped-def]
+def same_rotation(tile, a: int, b: int) -> bool:  # type: ignore[no-untyped-def]
+    """Whether rotations ``a`` and ``b`` of ``tile`` look alike (B, C, X at any; F, G, H, U at
+    r and r + 180)."""
     n = len(tile.rotations())
     period = {1: 90, 2: 180}.get(n, 360)
     return (a - b) % period == 0
@@ -81,7 +83,7 @@ def _score(read: State, truth: State, rot: int, shift: tuple[int, int]) -> Match
             continue
         if t.tile.id == tt.tile.id:
             typ += 1
-            if _rot_equal(tt.tile, t.rot, tt.rot):
+            if same_rotation(tt.tile, t.rot, tt.rot):
                 exact += 1
     read_tiles = {t.at: t for t in read.tiles}
     pool = list(truth.meeples)

@@ -130,15 +130,19 @@ def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
     return m
 
 
+def _field_pixels(hsv: np.ndarray, board: np.ndarray, fc: dict[str, Any]) -> np.ndarray:
+    """The printed field's pixels: on the tiles, of field hue and saturation (``figures.field``)."""
+    h = hsv[..., 0]
+    return board & (h >= fc["hue"][0]) & (h <= fc["hue"][1]) & (hsv[..., 1] >= fc["min_sat"])  # type: ignore[no-any-return]
+
+
 def _field_exclusion(lab: np.ndarray, hsv: np.ndarray, board: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     """Pixels close (Lab) to this photo's printed field green: never a green figure.
 
     The field mode is the median of the green tile pixels; the distance is scaled by their spread
     so that a noisy or textured field widens the exclusion."""
     fc = cfg["field"]
-    h = hsv[..., 0]
-    g = board & (h >= fc["hue"][0]) & (h <= fc["hue"][1]) & (hsv[..., 1] >= fc["min_sat"])
-    pts = lab[g].astype(np.float32)
+    pts = lab[_field_pixels(hsv, board, fc)].astype(np.float32)
     if len(pts) < int(fc["min_pixels"]):
         return np.zeros(board.shape, bool)
     if len(pts) > 20000:
@@ -157,11 +161,10 @@ def _field_hue(hsv: np.ndarray, board: np.ndarray, cfg: dict[str, Any]) -> float
     saturated yellow-green) but its hue little; yellow paint stays redder than the grass under
     the same light, so a yellow figure's hue is some way below the field's."""
     fc = cfg["field"]
-    h = hsv[..., 0]
-    g = board & (h >= fc["hue"][0]) & (h <= fc["hue"][1]) & (hsv[..., 1] >= fc["min_sat"])
+    g = _field_pixels(hsv, board, fc)
     if int(g.sum()) < int(fc["min_pixels"]):
         return 180.0
-    return float(np.median(h[g]))
+    return float(np.median(hsv[..., 0][g]))
 
 
 def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[str, Any],
@@ -176,8 +179,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
     big = int(grid.pitch_px * float(cfg.get("wide_frac", 0.0)))
     closed, near = _near_board(board_mask, grid.pitch_px, k, float(cfg.get("hole_frac", 0.0)))
+    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)  # for the field and contrast rules
     fieldmask = None
-    lab_full: np.ndarray | None = None
     local_d: np.ndarray | None = None
     field_hue: float | None = None
     out: list[Blob] = []
@@ -189,12 +192,11 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         m = full & near
         if spec.get("not_field"):
             if fieldmask is None:
-                lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB)
                 fieldmask = _field_exclusion(lab, hsv, board_mask, cfg)
             excl = fieldmask
             if "local_contrast" in spec:
                 if local_d is None:
-                    local_d = _local_difference(blur, grid.pitch_px, float(cfg["local_window"]))
+                    local_d = _local_difference(blur, lab, grid.pitch_px, float(cfg["local_window"]))
                 excl = fieldmask & (local_d < float(spec["local_contrast"]))
             m &= ~excl
         if "below_field_hue" in spec:
@@ -218,9 +220,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
             pts = np.c_[xs + x, ys + y].astype(np.float64)
             if "min_contrast" in spec:
-                if lab_full is None:
-                    lab_full = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
-                if _contrast(lab_full, lab_img, i, (x, y, w, h), k) < float(spec["min_contrast"]):
+                if _contrast(lab, lab_img, i, (x, y, w, h), k) < float(spec["min_contrast"]):
                     continue
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is not None and a_lo <= b.area <= a_hi:
@@ -248,21 +248,20 @@ def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.nda
     return np.where(huge > 0, rest, m8).astype(np.uint8)  # type: ignore[no-any-return]
 
 
-def _local_difference(blur: np.ndarray, pitch: float, window: float) -> np.ndarray:
+def _local_difference(blur: np.ndarray, lab: np.ndarray, pitch: float, window: float) -> np.ndarray:
     """Lab distance of every pixel from the median of its neighbourhood (``window`` tile sides).
 
     The printed field's colour drifts across a photo by more than a green figure differs from it,
     so a photo-wide field colour cannot tell them apart; the grass right around a figure can: a
     figure (about a third of a tile) is a minority of a window twice its size, whose median is
-    the grass there. Computed at reduced resolution (about 9 px per window) for speed."""
+    the grass there. Computed at reduced resolution (about 9 px per window) for speed; ``lab``
+    is ``blur`` in Lab (float32)."""
     h, w = blur.shape[:2]
     f = min(1.0, 9.0 / max(window * pitch, 1.0))
     small = cv2.resize(blur, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
-    med = cv2.medianBlur(lab, max(3, int(window * pitch * f) | 1))
+    med = cv2.medianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), max(3, int(window * pitch * f) | 1))
     med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    full = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)
-    return np.linalg.norm(full - med, axis=2)  # type: ignore[no-any-return]
+    return np.linalg.norm(lab - med, axis=2)  # type: ignore[no-any-return]
 
 
 def _near_board(board_mask: np.ndarray, pitch: float, k: int, hole_frac: float) -> tuple[np.ndarray, np.ndarray]:

@@ -22,6 +22,7 @@ from scorer.geometry import SLOTS, rotate_cell, rotate_slot
 
 from .classify import classify_cells, table_samples, warp_board
 from .colours import to_lab
+from .compare import same_rotation
 from .config import load_config
 from .decode import decode
 from .errors import BoardNotFoundError
@@ -184,10 +185,10 @@ class BoardReader:
                 out.append((grid, tilecol, lcfg))
         gain = float(rcfg["extra_min_gain"])
         bar = max((f[0] for f in first), default=-np.inf) + gain
-        for sc, own, coarse, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[1]):
+        for sc, own, not_finer, grid, tilecol, lcfg in sorted(extra, key=lambda e: -e[1]):
             if len(out) >= int(rcfg["max_attempts"]):
                 break
-            if sc < bar and not (coarse and own >= gain):
+            if sc < bar and not (not_finer and own >= gain):
                 continue
             if not any(same_grid(grid, g) for g, _, _ in out):
                 out.append((grid, tilecol, lcfg))
@@ -393,7 +394,7 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     for k, t in enumerate(templates):
         if t.tile.id is not None:
             for r in (0, 90, 180, 270):
-                if (t.tile.id, r) not in index and _same_rot_as(t, r):
+                if (t.tile.id, r) not in index and same_rotation(t.tile, t.rot, r):
                     index[(t.tile.id, r)] = k
     ptiles = [(t.at, index.get((t.tile.id, t.rot % 360))) for t in prior.tiles if t.tile.known and t.tile.id]
     ptiles = [(at, k) for at, k in ptiles if k is not None]
@@ -423,11 +424,6 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
             best = max(best, float(agree - missing))
     extra = max(0, len(cells) - len(ptiles) - int(cfg.get("prior_fit_new", 3)))
     return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
-
-
-def _same_rot_as(t: Template, rot: int) -> bool:
-    period = {1: 90, 2: 180, 4: 360}.get(len(t.tile.rotations()), 360)
-    return t.rot % period == rot % period
 
 
 def choose_attempt(attempts: list[tuple[Any, ...]], ref: float, power: float, prior: State | None,

@@ -218,12 +218,12 @@ def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[
     the classifier also tries."""
     out = []
     sigma = float(cfg.get("template_blur", 0.0))
-    # every shape parameter given as a list: its first value draws the template, the others variants
-    listed = {k: v for k, v in cfg.items() if k in VARIANT_KEYS and isinstance(v, list)}
-    primary = {**cfg, **{k: v[0] for k, v in listed.items()}}
-    alternatives = [{**primary, k: x} for k, v in listed.items() for x in v[1:]]
+    # every shape parameter given as a list: its first value draws the template (render takes
+    # the first of each list), the others variants
+    alternatives = [{**cfg, k: x} for k, v in cfg.items() if k in VARIANT_KEYS and isinstance(v, list)
+                    for x in v[1:]]
     for t in tiles:
-        classes, segs = render(t, n, primary)
+        classes, segs = render(t, n, cfg)
         others: list[np.ndarray] = []
         for alt in alternatives:
             o = render(t, n, alt)[0]
