@@ -341,6 +341,7 @@ class _Rectified:
     region_pts: np.ndarray  # sample of board-region pixels (work image)
     tilecol: np.ndarray  # tile-colour mask of the work image
     shape: tuple[int, int]  # work image (h, w)
+    aspect: float | None = None  # a square tile's x-pitch / y-pitch here (see metric_aspect); None: unknown
 
 
 def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
@@ -373,7 +374,8 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     ys, xs = np.nonzero(region)
     step = max(1, len(xs) // 20000)
     horizon = np.cross(v1, v2)
-    if not _horizon_ok(horizon, _apply(T, np.c_[xs[::step], ys[::step]]), float(cfg["horizon_min_ratio"])):
+    perspective = _horizon_ok(horizon, _apply(T, np.c_[xs[::step], ys[::step]]), float(cfg["horizon_min_ratio"]))
+    if not perspective:
         # the horizon crosses the board or runs close by: perspective too strong to trust (or
         # the vanishing points wrong); fall back to affine
         horizon = np.array([0.0, 0.0, 1.0])
@@ -439,8 +441,39 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     pfx = cv2.GaussianBlur(prof_x.reshape(1, -1), (1, 0), 1.0).ravel()
     pfy = cv2.GaussianBlur(prof_y.reshape(1, -1), (1, 0), 1.0).ravel()
     tile = cv2.warpPerspective(tilecol.astype(np.uint8), R, size, flags=cv2.INTER_NEAREST) > 0
+    aspect = None
+    if perspective and cfg.get("focal_frac"):
+        centre = _apply(R, np.c_[xs[::step], ys[::step]]).mean(axis=0)
+        aspect = metric_aspect(T @ np.linalg.inv(R), horizon, float(cfg["focal_frac"]), centre)
     return _Rectified(R=R, size=size, rmask=rmask, tile=tile, gx=gx, gy=gy, prof_x=pfx, prof_y=pfy,
-                      region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w))
+                      region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w), aspect=aspect)
+
+
+def metric_aspect(to_norm: np.ndarray, horizon: np.ndarray, focal: float, at: np.ndarray) -> float | None:
+    """The x-pitch / y-pitch a square tile has in an affine-rectified frame, from the camera.
+
+    Two vanishing points fix the table plane only up to a stretch along each axis: the frame's
+    x and y units are not the same length on the table, so a grid of the right pitch along one
+    axis and half of it along the other can pass for square cells. A pinhole camera with its
+    principal point at the photo's centre and focal length ``focal`` (normalised units: the
+    longer image side is 1) turns the horizon into the plane's normal (n = K^T l); the rays
+    through ``at`` and a small step along each frame axis from it (``to_norm``: frame ->
+    normalised image coordinates) meet that plane at points whose distances give the true
+    stretch. The answer depends on the focal length only weakly (phones are 24-30 mm equivalent,
+    the default); None when the geometry is degenerate."""
+    n = np.array([focal * horizon[0], focal * horizon[1], horizon[2]])
+    pts = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]) * max(1.0, 0.01 * float(np.abs(at).max())) + at
+    q = np.c_[pts, np.ones(3)] @ to_norm.T
+    rays = np.c_[q[:, 0] / (q[:, 2] * focal), q[:, 1] / (q[:, 2] * focal), np.ones(3)]
+    d = rays @ n
+    if np.any(np.abs(d) < 1e-12) or np.ptp(np.sign(d)) > 0:
+        return None
+    X = rays / d[:, None]
+    ax = float(np.linalg.norm(X[1] - X[0]))
+    ay = float(np.linalg.norm(X[2] - X[0]))
+    if ax <= 0 or ay <= 0:
+        return None
+    return ay / ax
 
 
 def _horizon_ok(horizon: np.ndarray, pts: np.ndarray, min_ratio: float) -> bool:
@@ -690,7 +723,7 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     scored = []
     for px, phx, _ in cand_x:
         for py, phy, _ in cand_y:
-            if max(px, py) / min(px, py) <= ma:
+            if _square_enough(px, py, rc.aspect, ma, float(cfg["metric_aspect_tol"])):
                 scored.append((_grid_check(rc, chk, px, phx, py, phy, cfg), px, phx, py, phy))
     if not scored:  # no square pair: the comb's best per axis
         scored = [(-np.inf, cand_x[0][0], cand_x[0][1], cand_y[0][0], cand_y[0][1])]
@@ -704,7 +737,10 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
         # reader's bar for extra grids stays where it was
         scored = [(scored[0][0], *blob)] + scored
     keep = scored[: int(cfg["locate_keep"])]
-    coarse = _coarser(scored, scored[0], cfg)
+    # the grid ``scored[0]`` would split in k x k cells per tile: its own lines grouped as the
+    # board's cells fill whole blocks (the phase of a coarser pair the comb found is no better
+    # than its check, which faint seams mislead), else the best-checked coarser pair
+    coarse = _coarse_from_lines(scored[0], rc, chk, cfg) or _coarser(scored, scored[0], cfg)
     if coarse is not None and coarse not in keep:
         keep.append(coarse)
     out: list[tuple[float, Grid]] = []
@@ -722,6 +758,15 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     if not out:
         raise err or BoardNotFoundError("could not find the tile grid")
     return out, rc.tilecol
+
+
+def _square_enough(px: float, py: float, aspect: float | None, max_aspect: float, tol: float) -> bool:
+    """Whether pitches ``px`` x ``py`` of the rectified frame can be square tiles: within ``tol``
+    of the camera's ``aspect`` (see metric_aspect) when known, else within ``max_aspect`` of
+    each other (the affine frame alone stretches by up to the foreshortening)."""
+    if aspect is not None:
+        return bool(abs(np.log(px / (py * aspect))) <= np.log(tol))
+    return max(px, py) / min(px, py) <= max_aspect
 
 
 def split_share(on: np.ndarray, factors: list[int] | tuple[int, ...] = (2, 3)) -> float:
@@ -760,6 +805,47 @@ def _coarser(scored: list[tuple[float, ...]], first: tuple[float, ...],
             if abs(t[1] / (k * first[1]) - 1) <= tol and abs(t[3] / (k * first[3]) - 1) <= tol:
                 return t
     return None
+
+
+def block_phase(on: np.ndarray, origin: tuple[int, int], k: int) -> list[tuple[float, int, int]]:
+    """For each way (a, b) to group the cells ``on`` (rows x cols booleans; column 0 is grid
+    column ``origin[0]``, row 0 is row ``origin[1]``) into k x k blocks starting at columns a + k*i
+    and rows b + k*j: (share of the non-empty blocks that are only partly board, a, b), fewest
+    partial blocks first. A grid of 1/k of the tile pitch splits every tile into a whole block,
+    so the right grouping leaves no partial block, whatever the seams look like."""
+    jj, ii = np.nonzero(on)
+    out = []
+    for a in range(k):
+        for b in range(k):
+            bx = np.floor_divide(origin[0] + ii - a, k)
+            by = np.floor_divide(origin[1] + jj - b, k)
+            _, counts = np.unique(np.c_[bx, by], axis=0, return_counts=True)
+            out.append((float((counts < k * k).sum()) / max(1, len(counts)), a, b))
+    return sorted(out)
+
+
+def _coarse_from_lines(first: tuple[float, ...], rc: _Rectified, chk: _Check,
+                       cfg: dict[str, Any]) -> tuple[float, ...] | None:
+    """``first``'s own lines taken every k-th (k in ``coarse_factors``), at the phase whose
+    blocks the board cells fill whole (:func:`block_phase`; printed seams can be fainter than the
+    roads through the tiles' middles, so the check alone may pick a phase off by a cell), with its
+    check score; the comb need not have proposed the coarser pitch at all. None when ``first``
+    judges no cell."""
+    _, px, phx, py, phy = first
+    on: list[np.ndarray] = []
+    _grid_check(rc, chk, px, phx, py, phy, cfg, on)
+    if not on:
+        return None
+    origin = (int(np.ceil(-phx / px - 1e-9)), int(np.ceil(-phy / py - 1e-9)))  # see _grid_check's lines
+    best: tuple[float, float, tuple[float, ...]] | None = None
+    for k in cfg["coarse_factors"]:
+        k = int(k)
+        for partial, a, b in block_phase(on[0], origin, k):
+            t = (_grid_check(rc, chk, k * px, phx + a * px, k * py, phy + b * py, cfg),
+                 k * px, phx + a * px, k * py, phy + b * py)
+            if t[0] > -np.inf and (best is None or (partial, -t[0]) < best[:2]):
+                best = (partial, -t[0], t)
+    return None if best is None else best[2]
 
 
 def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:

@@ -166,7 +166,7 @@ class BoardReader:
                 # the comb and the check can prefer it where roads cross the tiles' middles); its
                 # coarser sibling is classified too, whatever its check, when its lines are seams
                 # at all (check above 0), and the scores decide
-                coarse += [(g, tilecol, lcfg) for sc, g in cands if sc > 0 and g is not g0
+                coarse += [(g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
                            and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
             # an extra grid as coarse as its variant's first competes with that first alone: the
             # variants' masks differ, so their check scores are not on one scale (a finer grid

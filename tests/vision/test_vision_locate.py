@@ -168,6 +168,49 @@ def test_coarser_finds_the_double_pitch_pair() -> None:
     assert _coarser(scored[:2], scored[0], {**_cfg(), "coarse_factors": [2]}) is None
 
 
+def test_block_phase_groups_a_half_pitch_board_into_whole_tiles() -> None:
+    """Tiles split 2 x 2 by a half-pitch grid fill whole blocks only at the tiles' own phase."""
+    from vision.locate import block_phase
+
+    rng = np.random.default_rng(3)
+    tiles = rng.random((6, 7)) < 0.6  # an irregular board of whole tiles
+    tiles[2, 3] = True
+    fine = np.kron(tiles, np.ones((2, 2), bool))
+    on = np.pad(fine, ((1, 0), (0, 0)))  # an empty row first: row 0 of ``on`` is grid row -1
+    ranked = block_phase(on, (4, -1), 2)
+    assert ranked[0] == (0.0, 0, 0)  # blocks start at even absolute columns (4 + 2i) and rows (0 + 2j)
+    assert all(share > 0 for share, _, _ in ranked[1:])
+
+
+def test_metric_aspect_matches_a_pinhole_camera() -> None:
+    """The affine-rectified frame of a tilted camera stretches one axis; the camera model recovers
+    the stretch from the horizon alone (tilt 40 degrees, board turned 25 degrees)."""
+    from vision.locate import metric_aspect
+
+    f = 0.72
+    th, az = np.radians(40), np.radians(25)
+    rx = np.array([[1, 0, 0], [0, np.cos(th), -np.sin(th)], [0, np.sin(th), np.cos(th)]])
+    rz = np.array([[np.cos(az), -np.sin(az), 0], [np.sin(az), np.cos(az), 0], [0, 0, 1]])
+    rot = rx @ rz
+    plane_to_image = np.diag([f, f, 1.0]) @ np.c_[rot[:, :2], [0.0, 0.0, 10.0]]
+    v1, v2 = plane_to_image[:, 0], plane_to_image[:, 1]
+    horizon = np.cross(v1, v2)
+    hp = np.array([[1, 0, 0], [0, 1, 0], horizon / horizon[2]])
+    dirs = [(hp @ v)[:2] / np.linalg.norm((hp @ v)[:2]) for v in (v1, v2)]
+    a = np.eye(3)
+    a[:2, :2] = np.linalg.inv(np.column_stack(dirs))
+    to_frame = a @ hp
+    m = to_frame @ plane_to_image  # table -> frame: affine
+    m = m / m[2, 2]
+    true_aspect = np.linalg.norm(m[:2, 0]) / np.linalg.norm(m[:2, 1])
+    assert abs(true_aspect - 1) > 0.1  # the frame is stretched
+    got = metric_aspect(np.linalg.inv(to_frame), horizon, f, np.array([0.0, 0.0]))
+    assert got == pytest.approx(true_aspect, rel=1e-3)
+    # a focal length a quarter off moves the answer far less than the factor 2 of a half pitch
+    off = metric_aspect(np.linalg.inv(to_frame), horizon, 0.9, np.array([0.0, 0.0]))
+    assert abs(np.log(off / true_aspect)) < np.log(1.2)
+
+
 def test_wide_board_below_the_old_pitch_minimum_gets_its_grid() -> None:
     """A board spread wide (tiles 46 px on the 900 px rectified board, under the old minimum of
     54 px) gets the true grid first."""
