@@ -4,12 +4,13 @@ Prints per photo and in total: per-tile accuracy (type; type and rotation), meep
 recall and share on the right segment, and the time per photo. States compare up to translation
 and a quarter turn of the whole board (formats.md); symmetric tiles' equivalent rotations are equal.
 
-    python bench/bench_real.py [--shared PATH] [--overlays DIR]
+    python bench/bench_real.py [--shared PATH] [--overlays DIR] [--set JSON]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -28,13 +29,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--shared", default=str(SHARED))
     ap.add_argument("--overlays", default=None, help="write overlay images into this folder")
+    ap.add_argument("--set", default="{}", help="JSON overrides of the reader's configuration (tuning)")
     args = ap.parse_args(argv)
     folder = Path(args.shared) / "photos" / "real-dev"
     truths = sorted(folder.glob("*.truth.json"))
     if not truths:
         print(f"no labelled photos under {folder}")
         return 1
-    reader = BoardReader()
+    reader = BoardReader(config=json.loads(args.set))
     tot = dict(tt=0, tf=0, typ=0, ex=0, mt=0, mf=0, mm=0, ms=0)
     for tp in truths:
         photo = tp.with_name(tp.name.replace(".truth.json", ".jpg"))

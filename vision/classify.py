@@ -171,6 +171,8 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 rows, cols, -1, 3), axis=2)
             dist = np.linalg.norm((cell_lab - np.median(bg, axis=0)) * np.array([0.5, 1.0, 1.0]), axis=-1)
             occupied &= (green >= float(lcfg["green_min"])) | (dist >= float(lcfg["background_distance"]))
+    table_lab = lab  # the photo's own colours (bare-table tests compare with the table)
+    lab = flat_field(top, occupied, ignore_top, patch, cfg) if int(cfg.get("flat_field_cells", 0)) else lab
     protos = initial_prototypes(ccfg, profile)
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
@@ -186,7 +188,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     MEs = expected_observations(templates, M)
     w_pts = point_weights(n, cfg)
     ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
-    bare = bare_table_cells(lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
+    bare = bare_table_cells(table_lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
     if green_top is not None and len(ll):
         field = np.array([float((t.classes == 0).mean()) for t in templates])
         bare |= fieldless_cells(green_cells(green_top, ignore_top, rows, cols)[occupied], field[ll.argmax(1)], cfg)
@@ -211,6 +213,54 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))
     return out, protos
+
+
+def flat_field(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,
+               cfg: dict[str, Any]) -> np.ndarray:
+    """The top view's Lab (as :func:`~vision.colours.to_lab`, float, unclipped) with the light
+    evened out over the board: every pixel's channels scaled by
+    the board's median brightness over the local one (the median over the occupied cells within
+    ``flat_field_cells`` of its cell, each cell its own median brightness; bilinear between cell
+    centres; gain within 1 / ``flat_field_max_gain`` .. ``flat_field_max_gain``), when the local
+    brightness's 90th percentile over the board is at least ``flat_field_min_spread`` times its
+    10th (else the photo's own colours: evening out content, not light, only adds noise).
+
+    A lamp, a window or the flash lights one side of a board far more than the other; one colour
+    model per photo then puts the dark side's fields with the bright side's cities. Scaling the
+    channels alike keeps each surface's chromaticity, so the shaded field looks like the lit one.
+    The neighbourhood is wide enough (a few tiles) that a city tile among fields is not itself
+    evened away."""
+    rows, cols = occupied.shape
+    grey = top.astype(np.float32).mean(-1)
+    cells = grey.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    ign = ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    level = np.full((rows, cols), np.nan, np.float32)
+    for j, i in zip(*np.nonzero(occupied)):
+        v = cells[j, i][~ign[j, i]]
+        if len(v) >= patch:
+            level[j, i] = np.median(v)
+    if np.isnan(level).all():
+        return to_lab(top)
+    r = int(cfg["flat_field_cells"])
+    local = np.full_like(level, np.nan)
+    for j in range(rows):
+        for i in range(cols):
+            win = level[max(0, j - r): j + r + 1, max(0, i - r): i + r + 1]
+            if (~np.isnan(win)).any():
+                local[j, i] = np.nanmedian(win)
+    ref = float(np.nanmedian(level))
+    local[np.isnan(local)] = ref
+    v = local[occupied]
+    if np.percentile(v, 90) < float(cfg["flat_field_min_spread"]) * np.percentile(v, 10):
+        return to_lab(top)  # light even enough: the photo's own colours
+    top_left = cv2.resize(local, (cols * patch, rows * patch), interpolation=cv2.INTER_LINEAR)
+    g = float(cfg["flat_field_max_gain"])
+    gain = np.clip(ref / np.maximum(top_left, 1.0), 1.0 / g, g)
+    scaled = top.astype(np.float32) * (gain[..., None] / 255.0)
+    lab = cv2.cvtColor(scaled, cv2.COLOR_BGR2LAB)  # float: L 0..100+, a and b signed; no clipping
+    lab[..., 0] *= 255.0 / 100.0
+    lab[..., 1:] += 128.0
+    return lab
 
 
 def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarray, best_ll: np.ndarray,

@@ -219,3 +219,27 @@ def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_var
             assert all(len(t.variants) == (1 if t.tile.id in "V" else 0) for t in templates if t.tile.id in "UV")
     assert best[1].tile.id == "W"
     assert (best[2].tile.id, best[2].rot) == ("V", 0)
+
+
+def test_flat_field_evens_out_a_lamp_but_leaves_even_light_alone() -> None:
+    """A board lit from one side: the shaded field cells get the lit ones' colour back (the class
+    model would otherwise take them for city); an evenly lit board keeps its own colours."""
+    from vision.classify import flat_field
+    from vision.colours import to_lab
+
+    cfg = load_config(None)["classify"]
+    patch, rows, cols = 16, 4, 8
+    field = np.array([40, 170, 120], np.float32)  # BGR field green
+    light = np.repeat(np.linspace(1.0, 0.4, cols), patch)[None, :, None]  # bright left, dim right
+    top = np.clip(np.ones((rows * patch, cols * patch, 3), np.float32) * field * light, 0, 255).astype(np.uint8)
+    occupied = np.ones((rows, cols), bool)
+    ignore = np.zeros(top.shape[:2], bool)
+    before = to_lab(top)
+    after = flat_field(top, occupied, ignore, patch, cfg)
+    left, right = (slice(None), slice(0, patch)), (slice(None), slice(-patch, None))
+    gap_before = np.abs(before[left].mean((0, 1)) - before[right].mean((0, 1)))
+    gap_after = np.abs(after[left].mean((0, 1)) - after[right].mean((0, 1)))
+    assert gap_before[0] > 40 and gap_after[0] < 0.5 * gap_before[0]  # lightness evened
+    assert gap_after[1] < gap_before[1]  # and the green (a) with it
+    even = np.ones_like(top) * field.astype(np.uint8)
+    assert np.array_equal(flat_field(even, occupied, ignore, patch, cfg), to_lab(even))
