@@ -702,10 +702,11 @@ def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> 
 def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
     """Grid hypotheses for a (work-resolution) BGR image, best grid check first, and the tile mask.
 
-    Per axis the comb proposes several pitches (:func:`_axis_candidates`); every pair whose
-    pitches are within ``max_aspect`` of each other (tiles are square, the affine frame only
-    stretches by the foreshortening) is checked with :func:`_grid_check`. The comb's best pair
-    comes first, then the best-checked others, ``locate_keep`` in all, with their check scores."""
+    Per axis the comb proposes several pitches (:func:`_axis_candidates`); every pair that can
+    be square tiles (:func:`_square_enough`) is checked with :func:`_grid_check`. The comb's best
+    pair comes first, then the grid it would split into k x k cells per tile (:func:`_coarser`),
+    then the best-checked others, ``locate_keep`` (+1) in all, each with its phase set by the board's
+    outline (:func:`_outline_phase`) and its check score."""
     rc = _rectify(bgr, cfg)
     side = float(cfg["rectified_side"])
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
@@ -741,8 +742,10 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     # board's cells fill whole blocks (the phase of a coarser pair the comb found is no better
     # than its check, which faint seams mislead), else the best-checked coarser pair
     coarse = _coarse_from_lines(scored[0], rc, chk, cfg) or _coarser(scored, scored[0], cfg)
-    if coarse is not None and coarse not in keep:
-        keep.append(coarse)
+    if coarse is not None:  # second: the reader classifies the first coarser grid it finds
+        keep = keep[:1] + [coarse] + [t for t in keep[1:] if t != coarse]
+    outline = _outline_crossings(rc.rmask)
+    keep = [_outline_phase(t, outline, rc, chk, cfg) for t in keep]
     out: list[tuple[float, Grid]] = []
     err: BoardNotFoundError | None = None
     for sc, px, phx, py, phy in keep:
@@ -805,6 +808,43 @@ def _coarser(scored: list[tuple[float, ...]], first: tuple[float, ...],
             if abs(t[1] / (k * first[1]) - 1) <= tol and abs(t[3] / (k * first[3]) - 1) <= tol:
                 return t
     return None
+
+
+def _outline_crossings(region: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the rectified board region's outline crosses each row (x positions) and each column
+    (y positions): the board's outer edges and holes run along seams."""
+    m = region.astype(np.int8)
+    _, xs = np.nonzero(np.diff(m, axis=1))
+    ys, _ = np.nonzero(np.diff(m, axis=0))
+    return xs + 0.5, ys + 0.5
+
+
+def _near_lines(pos: np.ndarray, pitch: float, phase: float, tol: float) -> float:
+    """Share of ``pos`` within ``tol`` pitches of a grid line (lines at phase + k * pitch)."""
+    if not len(pos):
+        return 0.0
+    d = ((pos - phase) / pitch) % 1.0
+    return float((np.minimum(d, 1.0 - d) < tol).mean())
+
+
+def _outline_phase(t: tuple[float, ...], outline: tuple[np.ndarray, np.ndarray], rc: _Rectified,
+                   chk: _Check, cfg: dict[str, Any]) -> tuple[float, ...]:
+    """Grid ``t`` (check, px, phx, py, phy) with each axis's phase moved by half a pitch when the
+    board's outline says so: the outline crossings lie on the lines moved by half a pitch at
+    least ``outline_phase_ratio`` times as often as on the grid's own lines (and for at least
+    ``outline_phase_min`` of them). Where seams are faint the comb and the check can take the
+    lines through the tiles' middles (roads, city walls) for seams; the board's edge against the
+    table is not fooled. The check score is recomputed for a moved grid."""
+    sc, px, phx, py, phy = t
+    tol, ratio, least = (float(cfg[k]) for k in ("outline_phase_tol", "outline_phase_ratio", "outline_phase_min"))
+    moved = [phx, phy]
+    for k, (pos, p, ph) in enumerate(((outline[0], px, phx), (outline[1], py, phy))):
+        own, half = _near_lines(pos, p, ph, tol), _near_lines(pos, p, ph + p / 2, tol)
+        if half >= least and half >= ratio * own:
+            moved[k] = ph + p / 2
+    if moved == [phx, phy]:
+        return t
+    return (_grid_check(rc, chk, px, moved[0], py, moved[1], cfg), px, moved[0], py, moved[1])
 
 
 def block_phase(on: np.ndarray, origin: tuple[int, int], k: int) -> list[tuple[float, int, int]]:

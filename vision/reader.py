@@ -100,10 +100,8 @@ class BoardReader:
                 errors.append(exc)
         if not attempts:
             raise errors[0]
-        sp = float(self.cfg["read"]["score_pitch_power"])
-        ref = attempts[0][1].pitch_px
-        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, ref, sp, prior, templates,
-                                                             self.cfg["decode"])
+        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, float(self.cfg["read"]["score_cells_power"]),
+                                                             prior, templates, self.cfg["decode"])
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)
@@ -164,14 +162,14 @@ class BoardReader:
             if g0 is not None:
                 # board cells in aligned 2 x 2 blocks: the grid may split every tile (a half pitch;
                 # the comb and the check can prefer it where roads cross the tiles' middles); its
-                # coarser sibling is classified too, whatever its check, when its lines are seams
-                # at all (check above 0), and the scores decide
+                # coarser sibling is classified too, whatever its check (faint printed seams can
+                # check below 0), and the scores decide
                 coarse += [(g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
                            and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
             # an extra grid as coarse as its variant's first competes with that first alone: the
             # variants' masks differ, so their check scores are not on one scale (a finer grid
             # must beat every variant's first, sub-tile cells can pass for tiles)
-            extra += [(sc, sc - cands[0][0], _pitch_weight(grid.pitch_px, cands[0][1].pitch_px, 1.0) >= 1,
+            extra += [(sc, sc - cands[0][0], grid.pitch_px > cands[0][1].pitch_px / 1.5,
                        grid, tilecol, lcfg) for sc, grid in cands[1:]]
         out = [(g, t, c) for _, g, t, c in first]
         # a first grid in blocks whose double is another variant's first is not classified
@@ -280,23 +278,6 @@ class BoardReader:
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]))
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
-
-
-def _pitch_weight(pitch: float, ref: float, power: float, whole_tol: float | None = None) -> float:
-    """Weight of a grid's consistency score against a grid of pitch ``ref``: a grid about k times
-    finer reads about k*k times as many cells, so its score counts 1 / k**power (k rounded to a
-    whole number; grids of about the same pitch compete on their scores as they are). With
-    ``whole_tol``, a coarser grid is weighted up only when its ratio is within ``whole_tol`` of a
-    whole number: a grid 1.5 or 2.6 times coarser does not merge the other's cells into blocks
-    (its cells straddle tiles), so its few cells must not count several times over. A finer grid
-    is always weighted down (measured where its own cells are, its pitch can be a tenth off
-    under perspective, and more cells can only inflate its score)."""
-    k = pitch / ref
-    if k < 1:
-        return float(1.0 / round(1.0 / k) ** power)
-    if whole_tol is not None and abs(k / round(k) - 1) > whole_tol:
-        return 1.0
-    return float(round(k) ** power)
 
 
 def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, float], ...]:
@@ -426,16 +407,22 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
 
 
-def choose_attempt(attempts: list[tuple[Any, ...]], ref: float, power: float, prior: State | None,
-                   templates: list[Template], cfg: dict[str, Any], whole_tol: float = 0.1) -> tuple[Any, ...]:
+def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State | None,
+                   templates: list[Template], cfg: dict[str, Any]) -> tuple[Any, ...]:
     """The grid hypothesis to read (attempts as :meth:`BoardReader._attempt` returns them: score,
-    grid, blobs, unary, ...). Without a prior, the best consistency score (a finer grid's
-    weighted by :func:`_pitch_weight`). With the previous board of a followed game, first the
-    grid that fits it best (:func:`prior_fit`): the game knows how many tiles lie on the table
-    and what they are, which a grid read wrongly (too fine, shifted) contradicts."""
-    def own(a: tuple[Any, ...]) -> float:
-        return float(a[0] * _pitch_weight(a[1].pitch_px, ref, power, whole_tol))
+    grid, blobs, unary, ...). Without a prior, the best consistency score over the number of
+    cells read to the ``power`` (0: the sum, 1: the mean per cell). A grid too fine splits tiles
+    into many cells that each fit a little, a grid too coarse puts several tiles in each cell
+    that fit none well: between them the right grid has the best cells, whatever the pitch
+    ratio; a power below 1 keeps a grid read on part of the board from beating the whole board
+    on a few easy cells. With the previous board of a followed game, first the grid that fits it
+    best (:func:`prior_fit`): the game knows how many tiles lie on the table and what they are,
+    which a grid read wrongly (too fine, shifted) contradicts; the score then counts as if read on
+    the prior's number of tiles, to weigh like that fit."""
+    def own(a: tuple[Any, ...], n: float = 1.0) -> float:
+        return float(a[0] * (n / max(1, len(a[3]))) ** power)
     if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
         return max(attempts, key=own)
     w = float(cfg["prior_fit_weight"])
-    return max(attempts, key=lambda a: w * prior_fit(a[3], templates, prior, cfg) + own(a))
+    n = float(max(1, len(prior.tiles)))
+    return max(attempts, key=lambda a: w * prior_fit(a[3], templates, prior, cfg) + own(a, n))

@@ -177,8 +177,8 @@ def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
         pitch_px = 100.0
 
     attempts = [(30.0, G(), None, fine), (2.0, G(), None, right)]
-    assert choose_attempt(attempts, 100.0, 2.0, None, templates, cfg)[3] is fine
-    assert choose_attempt(attempts, 100.0, 2.0, prior, templates, cfg)[3] is right
+    assert choose_attempt(attempts, 0.75, None, templates, cfg)[3] is fine
+    assert choose_attempt(attempts, 0.75, prior, templates, cfg)[3] is right
 
 
 def test_decode_leaves_the_callers_scores_alone() -> None:

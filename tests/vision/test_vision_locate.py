@@ -82,7 +82,8 @@ def test_locate_synthetic_photo_pitch(seed: int) -> None:
     grid, tilecol = locate(img.work, _cfg())
     cands, _ = locate_candidates(img.work, _cfg())
     assert cands[0][1] is not None and same_grid(cands[0][1], cands[0][1])
-    assert all(a[0] >= b[0] for a, b in zip(cands[1:], cands[2:]))  # the others by check score
+    # second: the grid the first would split 2 x 2 (the reader classifies it when the first is in blocks)
+    assert cands[1][1].pitch_px / cands[0][1].pitch_px == pytest.approx(2.0, rel=0.15)
     sides = []
     for t in photo.reading.state.tiles:
         q = np.array(t.quad) * img.scale
@@ -232,25 +233,24 @@ def test_wide_board_below_the_old_pitch_minimum_gets_its_grid() -> None:
     assert 0.9 < grid.pitch_px / float(np.median(sides)) < 1.1
 
 
-def test_choose_attempt_does_not_multiply_a_coarser_grid_at_a_non_whole_pitch_ratio():
-    # photo 7024 (procedural) of the tuning set: the true grid read 40 cells scoring 34, a grid
-    # 2.6 times coarser 12 cells scoring 8; weighted by round(2.6)**2 = 9 the coarse one won
+def test_choose_attempt_prefers_the_grid_whose_cells_fit_best() -> None:
+    """Attempts of the tuning set (score, cells read): the right grid reads fewer cells than its
+    half pitch but fits them far better; a grid twice too coarse reads few cells that fit badly;
+    a grid on part of the board does not beat the whole board on a few easy cells."""
     from types import SimpleNamespace
 
-    from vision.reader import _pitch_weight, choose_attempt
+    from vision.reader import choose_attempt
 
-    def att(score: float, pitch: float) -> tuple:
-        return (score, SimpleNamespace(pitch_px=pitch))
+    def att(score: float, cells: int) -> tuple:
+        return (score, SimpleNamespace(), None, dict.fromkeys(range(cells)))
 
-    true, coarse = att(34.0, 72.9), att(8.0, 190.5)
-    assert choose_attempt([true, coarse], 72.9, 2.0, None, [], {}) is true
-    assert choose_attempt([true, coarse], 72.9, 2.0, None, [], {}, whole_tol=None) is coarse
-    # a grid 1.5 times coarser straddles tiles: not weighted up
-    assert _pitch_weight(76.0, 50.5, 2.0, 0.1) == 1.0
-    # twice coarser (the true grid against its half pitch) still counts 4 times
-    half, double = att(-10.5, 31.3), att(2.5, 62.9)
-    assert _pitch_weight(62.9, 31.3, 2.0, 0.1) == 4.0
-    assert choose_attempt([half, double], 31.3, 2.0, None, [], {}) is double
-    # a finer grid is weighted down even when its measured pitch ratio is not whole (perspective)
-    assert _pitch_weight(29.0, 63.8, 2.0, 0.1) == 0.25
-    assert choose_attempt([att(16.5, 63.8), att(35.5, 29.0)], 63.8, 2.0, None, [], {})[1].pitch_px == 63.8
+    # procedural 7014: half pitch 148 cells scoring 36.5 against the true grid's 40 scoring 30.5
+    half, right = att(36.5, 148), att(30.5, 40)
+    assert choose_attempt([half, right], 0.75, None, [], {}) is right
+    assert choose_attempt([half, right], 0.0, None, [], {}) is half  # the plain sum took the half pitch
+    # procedural 7031: twice too coarse, 18 cells scoring 10, against the true grid's 41 scoring 34.5
+    coarse, right = att(10.0, 18), att(34.5, 41)
+    assert choose_attempt([coarse, right], 0.75, None, [], {}) is right
+    # the same grid on three quarters of the board, as consistent per cell: the whole board wins
+    whole, part = att(32.0, 40), att(24.0, 30)
+    assert choose_attempt([part, whole], 0.75, None, [], {}) is whole
