@@ -84,13 +84,14 @@ def _lab_bins(lab: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, ...]:
     return tuple(np.clip((lab[..., k] * bins[k] / 256).astype(int), 0, bins[k] - 1) for k in range(3))
 
 
-def occupied_cells(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_top: np.ndarray,
-                   table_lab: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
-    """Which cells hold a tile, by a per-photo likelihood ratio of tile colours against table colours.
+def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_top: np.ndarray,
+                     table_lab: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+    """Per cell (rows x cols), the mean log-likelihood ratio of its pixels under the photo's tile
+    colours against its table colours: a cell holds a tile when it is at least
+    ``occupancy_min_ratio``.
 
     Tile colours are learnt from the cells that surely hold a tile (enough field green), table
-    colours from ``table_lab``; a cell holds a tile when its pixels are on average more likely
-    under the tile model. None when either sample is too small to trust."""
+    colours from ``table_lab``. None when either sample is too small to trust."""
     rows, cols = occ.shape
     patch = lab.shape[0] // rows
     sure = (green >= float(cfg["occupancy_sure_green"]))
@@ -106,8 +107,7 @@ def occupied_cells(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_t
     lr = np.clip(lr, -float(cfg["occupancy_clip"]), float(cfg["occupancy_clip"]))
     lr_c = lr.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
     w = keep.astype(np.float64)
-    score = (lr_c * w).sum((2, 3)) / np.maximum(w.sum((2, 3)), 1.0)
-    return score >= float(cfg["occupancy_min_ratio"])
+    return (lr_c * w).sum((2, 3)) / np.maximum(w.sum((2, 3)), 1.0)  # type: ignore[no-any-return]
 
 
 def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,
@@ -153,19 +153,20 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
 
     ``background_lab`` is either table pixels (N, 3) (see :func:`table_samples`) or one Lab
     colour of the table. With enough table pixels, a cell holds a tile when its colours are
-    more likely tile than table (:func:`occupied_cells`); otherwise when it is mostly
+    more likely tile than table (:func:`occupancy_scores`); otherwise when it is mostly
     tile-coloured and either shows some field green or differs clearly from the table's colour."""
     patch, n = int(cfg["patch"]), int(cfg["points"])
     cols, rows = len(grid.cols), len(grid.rows)
     occ = tilecol_top.reshape(rows, patch, cols, patch).mean((1, 3))
     occupied = occ >= float(lcfg["occupancy_min"])
+    occ_score: np.ndarray | None = None
     lab = to_lab(top)
     if green_top is not None and background_lab is not None:
         green = green_top.reshape(rows, patch, cols, patch).mean((1, 3))
         bg = np.asarray(background_lab, dtype=np.float32).reshape(-1, 3)
-        by_ratio = occupied_cells(lab, occ, green, ignore_top, bg, cfg) if len(bg) > 1 else None
-        if by_ratio is not None:
-            occupied = by_ratio
+        occ_score = occupancy_scores(lab, occ, green, ignore_top, bg, cfg) if len(bg) > 1 else None
+        if occ_score is not None:
+            occupied = occ_score >= float(cfg["occupancy_min_ratio"])
         else:
             cell_lab = np.median(lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4).reshape(
                 rows, cols, -1, 3), axis=2)
@@ -187,11 +188,17 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     M = confusion(cfg)
     MEs = expected_observations(templates, M)
     w_pts = point_weights(n, cfg)
-    ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
+    roads = edge_roads(templates)
+    ll = _best_variant(post, occupied, n, MEs, w_pts, cfg) + edge_road_evidence(post, occupied, roads, cfg)
     bare = bare_table_cells(table_lab, ignore_top, occupied, ll.max(1) if len(ll) else np.zeros(0), cfg)
     if green_top is not None and len(ll):
         field = np.array([float((t.classes == 0).mean()) for t in templates])
         bare |= fieldless_cells(green_cells(green_top, ignore_top, rows, cols)[occupied], field[ll.argmax(1)], cfg)
+    if bare.any() and occ_score is not None:
+        # the bare-table tests are for tables whose colour passes for tiles; a cell whose colours
+        # are clearly unlike the table's (bare_keep_score: mean log-likelihood ratio) is a tile
+        # (a dim city tile on a blue sheet has little yellow and little green)
+        bare &= occ_score[occupied] < float(cfg["bare_keep_score"])
     if bare.any():
         ys, xs = np.nonzero(occupied)
         occupied = occupied.copy()
@@ -206,7 +213,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             mix = float(cfg["em_prototype_mix"])
             post = (1 - mix) * post_em + mix * posteriors_where(lab, protos, ccfg, need)
             post[ignore_top] = 0.25
-            ll = _best_variant(post, occupied, n, MEs, w_pts, cfg)
+            ll = _best_variant(post, occupied, n, MEs, w_pts, cfg) + edge_road_evidence(post, occupied, roads, cfg)
     ll = ll + unknown_offset(ll, cfg)
     blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
     out = []
@@ -369,6 +376,64 @@ def _best_variant(post: np.ndarray, occupied: np.ndarray, n: int, MEs: list[np.n
     for ME in MEs[1:]:
         ll = np.maximum(ll, cell_logliks(post, occupied, n, ME, w_pts, cfg) - float(cfg.get("variant_penalty", 0.0)))
     return ll
+
+
+#: The edges in the order of :func:`edge_roads`' columns and :func:`edge_road_evidence`'s features.
+_EDGE_ORDER = ("N", "E", "S", "W")
+
+
+def edge_roads(templates: list[Template]) -> np.ndarray:
+    """(T, 4) whether each template has a road crossing the middle of its N, E, S, W edge."""
+    from scorer import Kind
+    out = np.zeros((len(templates), len(_EDGE_ORDER)))
+    for k, t in enumerate(templates):
+        for e, edge in enumerate(_EDGE_ORDER):
+            i = t.tile.segment_index_on_board(edge, t.rot)
+            out[k, e] = i is not None and t.tile.segments[i].kind is Kind.ROAD
+    return out
+
+
+def edge_road_features(post: np.ndarray, occupied: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """(cells, 4) how clearly a road crosses the middle of each cell's N, E, S, W edge (0..1).
+
+    For each edge: the road posterior averaged over a band ``edge_road_band`` (tile sides from
+    the edge, inwards) deep, then along the edge the best run ``edge_road_width`` long within
+    ``edge_road_span`` of the edge. The band starts a little inside the border (the gap between
+    tiles is often pale as a road) and the span lets a road sit a little off the middle (a tile
+    laid loosely, another edition's drawing)."""
+    rows, cols = occupied.shape
+    patch = post.shape[0] // rows
+    cells = post[: rows * patch, : cols * patch, 2].reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
+    cells = cells.astype(np.float32)  # (C, y, x)
+    d0, d1 = (int(round(patch * float(x))) for x in cfg["edge_road_band"])
+    a0, a1 = (int(round(patch * float(x))) for x in cfg["edge_road_span"])
+    wid = max(1, int(round(patch * float(cfg["edge_road_width"]))))
+    views = {"N": cells, "S": cells[:, ::-1], "W": cells.transpose(0, 2, 1), "E": cells.transpose(0, 2, 1)[:, ::-1]}
+    out = np.zeros((len(cells), len(_EDGE_ORDER)))
+    for e, edge in enumerate(_EDGE_ORDER):
+        along = views[edge][:, d0:d1, a0:a1].mean(1)  # (C, span)
+        run = np.cumsum(np.pad(along, ((0, 0), (1, 0))), axis=1)
+        out[:, e] = ((run[:, wid:] - run[:, :-wid]) / wid).max(1) if along.shape[1] >= wid else along.mean(1)
+    return out
+
+
+def edge_road_evidence(post: np.ndarray, occupied: np.ndarray, roads: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """(cells, T) extra log-likelihood of each template from the roads seen crossing the cells' edges.
+
+    Every edition draws a road meeting the tile's border at the middle of the edge, whereas a
+    road's course inside the tile (how tight a curve turns, where a junction sits, the houses
+    around it) is the edition's own. The pooled class maps weigh a road arm the template
+    expects but the photo lacks lightly (a template road is drawn wider than the art), so a
+    junction often fits a curve's cell nearly as well as the curve does. Each edge whose
+    :func:`edge_road_features` value exceeds ``edge_road_zero`` therefore counts for the
+    templates with a road there, by ``edge_road_weight`` times the excess (a lower value
+    counts against them); a figure covering the edge gives a value near the uniform 0.25,
+    about neutral."""
+    w = float(cfg.get("edge_road_weight", 0.0))
+    if w <= 0 or not occupied.any():
+        return np.zeros((int(occupied.sum()), len(roads)))
+    s = edge_road_features(post, occupied, cfg)
+    return w * (s - float(cfg["edge_road_zero"])) @ roads.T
 
 
 def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray, w_pts: np.ndarray,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import cv2
 import numpy as np
 
 from scorer import Kind, TileType
@@ -71,6 +72,8 @@ def _city_region(edges: set[str], cfg: dict[str, Any], u: np.ndarray, v: np.ndar
     missing = [e for e in EDGES if e not in edges]
     if len(edges) == 2 and frozenset(edges) in _CORNER:
         cx, cy = _CORNER[frozenset(edges)]
+        if cfg.get("city_corner_bow") is not None:
+            return _corner_city(np.abs(u - cx), np.abs(v - cy), float(cfg["city_corner_bow"]))
         return np.abs(u - cx) + np.abs(v - cy) < cfg["city_corner_extent"]
     # a band between two opposite edges leaves shallower field caps than a three-edge city does
     depth = cfg.get("city_band_cap_depth", cfg["city_missing_cap_depth"]) if len(edges) == 2 \
@@ -79,6 +82,21 @@ def _city_region(edges: set[str], cfg: dict[str, Any], u: np.ndarray, v: np.ndar
     for e in missing:
         region &= ~_cap(e, depth, u, v)
     return region
+
+
+def _corner_city(x: np.ndarray, y: np.ndarray, bow: float) -> np.ndarray:
+    """Points of a corner city, ``x`` and ``y`` their distances from the shared corner along the
+    two city edges: inside a wall that runs from one far corner of the city edges to the other,
+    bowing towards the shared corner (a quadratic curve with its control point ``bow`` tile sides
+    from the corner on both axes; 0.5 is the straight diagonal). Editions draw the corner city
+    as such a hollow: its walls reach the far corners (each city edge is city all along) but
+    stay well short of the tile's middle."""
+    t = np.linspace(0.0, 1.0, 33)
+    wall = np.c_[(1 - t) ** 2 + 2 * t * (1 - t) * bow, t ** 2 + 2 * t * (1 - t) * bow]
+    poly = np.vstack([[0.0, 0.0], wall]).astype(np.float32) * 1000.0
+    pts = np.c_[x.ravel(), y.ravel()] * 1000.0
+    inside = [cv2.pointPolygonTest(poly, (float(a), float(b)), False) > 0 for a, b in pts]
+    return np.array(inside, dtype=bool).reshape(x.shape)
 
 
 def _segment_distance(u: np.ndarray, v: np.ndarray, a: tuple[float, float], b: tuple[float, float]) -> np.ndarray:
@@ -205,7 +223,8 @@ def soften(classes: np.ndarray, sigma_frac: float) -> np.ndarray:
 
 
 #: Shape parameters that may list several values, one per way editions draw the shape.
-VARIANT_KEYS = ("road_curve_radius", "city_corner_extent", "city_band_cap_depth", "city_missing_cap_depth")
+VARIANT_KEYS = ("road_curve_radius", "city_corner_extent", "city_corner_bow", "city_band_cap_depth",
+                "city_missing_cap_depth")
 
 
 def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:

@@ -72,3 +72,15 @@ def test_fieldless_cells_is_relative_and_spares_all_city_tiles() -> None:
     assert fieldless_cells(green * 0.3, field, cfg).tolist() == [False, False, False, True, False, False]
     # no trustworthy green anywhere: nothing is dropped
     assert not fieldless_cells(green * 0.05, field, cfg).any()
+
+
+def test_cells_clearly_unlike_the_table_are_never_bare() -> None:
+    """The bare-table tests are for tables that pass for tiles; on a blue sheet a cell whose
+    colours are clearly tile, not table, stays a tile even when those tests would call it bare
+    (a dim city tile shows little yellow and little green). Here the tests are forced to call
+    every cell bare."""
+    img, grid = _tan_table_photo((150, 70, 40), 1)  # a blue sheet (BGR)
+    tiles = {(int(c), int(r)) for r, c in zip(*np.nonzero(LAYOUT))}
+    forced = {"bare_rel_share": 10.0, "bare_ll_drop": -100.0, "fieldless_rel_green": 0.0}
+    assert _occupied(img, grid, {"classify": {**forced, "bare_keep_score": 1e9}}) == set()
+    assert _occupied(img, grid, {"classify": forced}) == tiles

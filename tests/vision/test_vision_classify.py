@@ -243,3 +243,47 @@ def test_flat_field_evens_out_a_lamp_but_leaves_even_light_alone() -> None:
     assert gap_after[1] < gap_before[1]  # and the green (a) with it
     even = np.ones_like(top) * field.astype(np.uint8)
     assert np.array_equal(flat_field(even, occupied, ignore, patch, cfg), to_lab(even))
+
+
+def test_edge_road_evidence_counts_roads_crossing_edges_not_lines_along_them() -> None:
+    """A straight road from the north edge to the south edge, and a pale line along the west
+    border (a tile's edge, the table in the gap): the features see roads crossing N and S only,
+    and the evidence favours the straight road over a junction with a third arm."""
+    from scorer import load_catalog
+    from vision.classify import edge_road_evidence, edge_road_features, edge_roads
+    from vision.templates import build_templates
+
+    cfg = load_config(None)["classify"]
+    patch = int(cfg["patch"])
+    cls = np.zeros((patch, patch), int)  # field
+    cls[:, int(0.45 * patch): int(0.55 * patch)] = 2  # road, north to south
+    cls[:, :2] = 2  # pale line along the west border
+    post = np.eye(4, dtype=np.float32)[cls]
+    occupied = np.ones((1, 1), bool)
+    s = edge_road_features(post, occupied, cfg)[0]  # N, E, S, W
+    assert s[0] > 0.9 and s[2] > 0.9 and s[1] < 0.1 and s[3] < 0.1
+    cat = load_catalog()
+    templates = build_templates([cat.tiles["U"], cat.tiles["W"]], int(cfg["points"]), cfg)
+    ev = edge_road_evidence(post, occupied, edge_roads(templates), cfg)[0]
+    straight = next(k for k, t in enumerate(templates) if t.tile.id == "U" and t.rot == 90)
+    junctions = [k for k, t in enumerate(templates) if t.tile.id == "W"]
+    assert all(ev[straight] > ev[k] for k in junctions)
+    assert np.all(edge_road_evidence(post, occupied, edge_roads(templates), {**cfg, "edge_road_weight": 0.0}) == 0)
+
+
+def test_corner_city_reaches_the_far_corners_but_not_the_middle() -> None:
+    """A city on two adjacent edges (N) owns both edges all along, so its template is city up
+    to the far corners, and its bowed wall keeps the tile's middle field; two caps (I) leave
+    the diagonal between them field where the corner city is city."""
+    from scorer import load_catalog
+    from vision.templates import render
+
+    cfg = load_config(None)["classify"]
+    n = int(cfg["points"])
+    cat = load_catalog()
+    corner, _ = render(cat.tiles["N"], n, cfg)  # city on N and W
+    caps, _ = render(cat.tiles["I"], n, cfg)
+    assert corner[0, n - 2] == CITY and corner[n - 2, 0] == CITY  # along both edges, near the far corners
+    assert corner[n // 2, n // 2] == FIELD and corner[n - 1, n - 1] == FIELD
+    k = int(0.35 * n)
+    assert corner[k, k] == CITY and caps[k, k] == FIELD

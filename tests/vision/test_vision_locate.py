@@ -183,6 +183,29 @@ def test_block_phase_groups_a_half_pitch_board_into_whole_tiles() -> None:
     assert all(share > 0 for share, _, _ in ranked[1:])
 
 
+def test_outline_phase_moves_a_grid_off_the_tiles_middles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board's outline runs along seams: a grid whose lines run through the tiles' middles
+    (faint seams, roads across the middles) is moved half a pitch; the right grid stays."""
+    import vision.locate as loc
+
+    rng = np.random.default_rng(5)
+    tiles = rng.random((7, 9)) < 0.55
+    tiles[3, 4] = True
+    pitch, phase = 40.0, 10.0
+    region = np.zeros((7 * 40 + 20, 9 * 40 + 20), bool)
+    for r, c in zip(*np.nonzero(tiles)):
+        region[10 + 40 * r: 10 + 40 * (r + 1), 10 + 40 * c: 10 + 40 * (c + 1)] = True
+    outline = loc._outline_crossings(region)
+    assert loc._near_lines(outline[0], pitch, phase, 0.12) > 0.9
+    assert loc._near_lines(outline[0], pitch, phase + pitch / 2, 0.12) < 0.1
+    monkeypatch.setattr(loc, "_grid_check", lambda *a, **k: 0.5)  # the check score is not under test
+    cfg = _cfg()
+    wrong = (0.9, pitch, phase + pitch / 2, pitch, phase + pitch / 2)
+    assert loc._outline_phase(wrong, outline, None, None, cfg) == (0.5, pitch, phase + pitch, pitch, phase + pitch)
+    right = (0.9, pitch, phase, pitch, phase)
+    assert loc._outline_phase(right, outline, None, None, cfg) is right
+
+
 def test_metric_aspect_matches_a_pinhole_camera() -> None:
     """The affine-rectified frame of a tilted camera stretches one axis; the camera model recovers
     the stretch from the horizon alone (tilt 40 degrees, board turned 25 degrees)."""
