@@ -232,7 +232,7 @@ def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
 
 
 def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
-          step: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          step: float = 1.0, rel_step: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score,
     mean contrast at that phase).
 
@@ -240,12 +240,20 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     teeth on the board to the power ``teeth_power``). A multiple of the pitch puts its "half a
     pitch away" on seams too and scores about zero; half the pitch counts tile centres as seams
     and loses to the true pitch. Pitches that fit fewer than ``min_teeth`` teeth on the board are
-    not considered (the board's two outer edges alone are no evidence of a pitch)."""
+    not considered (the board's two outer edges alone are no evidence of a pitch). Pitches are
+    ``step`` pixels apart, or ``rel_step`` of the pitch where that is more (a coarse search:
+    its peaks are refined finely later)."""
     n = len(profile)
     nz = np.nonzero(profile > 0.05 * profile.max())[0] if profile.max() > 0 else np.array([0, n - 1])
     lo_b, hi_b = float(nz[0]), float(nz[-1])
     prof = profile - np.median(profile[int(lo_b):int(hi_b) + 1])
-    pitches = np.arange(pmin, max(pmin + step, pmax), step)
+    if rel_step > 0:
+        grid_p = [pmin]
+        while grid_p[-1] + max(step, rel_step * grid_p[-1]) < pmax:
+            grid_p.append(grid_p[-1] + max(step, rel_step * grid_p[-1]))
+        pitches = np.array(grid_p)
+    else:
+        pitches = np.arange(pmin, max(pmin + step, pmax), step)
     best_ph = np.zeros(len(pitches))
     best_sc = np.full(len(pitches), -np.inf)
     best_mean = np.full(len(pitches), -np.inf)
@@ -278,7 +286,8 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
     frame stretches one axis against the other). The grid check (:func:`_grid_check`) chooses.
     ``comb``: the coarse comb of this profile when already computed."""
     mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
-    ps, _, scs, _ = comb if comb is not None else _comb(profile, pmin, pmax, mt, tp)
+    ps, _, scs, _ = comb if comb is not None else _comb(profile, pmin, pmax, mt, tp,
+                                                        rel_step=float(cfg.get("pitch_coarse_rel_step", 0.0)))
     if not np.isfinite(scs).any():
         return []
     fin = np.where(np.isfinite(scs), scs, -np.inf)
@@ -711,7 +720,8 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     side = float(cfg["rectified_side"])
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
     hi_x = min(pmax, rc.size[0] * 0.9)
-    comb_x = _comb(rc.prof_x, pmin, hi_x, float(cfg["min_teeth"]), float(cfg["teeth_power"]))
+    rel = float(cfg.get("pitch_coarse_rel_step", 0.0))
+    comb_x = _comb(rc.prof_x, pmin, hi_x, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel)
     cand_x = _axis_candidates(rc.prof_x, pmin, hi_x, cfg, comb=comb_x)
     cand_y = _axis_candidates(rc.prof_y, pmin, min(pmax, rc.size[1] * 0.9), cfg, tuple(c[0] for c in cand_x))
     cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
