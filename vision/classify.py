@@ -173,7 +173,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             dist = np.linalg.norm((cell_lab - np.median(bg, axis=0)) * np.array([0.5, 1.0, 1.0]), axis=-1)
             occupied &= (green >= float(lcfg["green_min"])) | (dist >= float(lcfg["background_distance"]))
     table_lab = lab  # the photo's own colours (bare-table tests compare with the table)
-    lab = flat_field(top, occupied, ignore_top, patch, cfg) if int(cfg.get("flat_field_cells", 0)) else lab
+    lab = flat_field(top, lab, occupied, ignore_top, patch, cfg) if int(cfg.get("flat_field_cells", 0)) else lab
     protos = initial_prototypes(ccfg, profile)
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
@@ -222,10 +222,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     return out, protos
 
 
-def flat_field(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,
+def flat_field(top: np.ndarray, lab: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,
                cfg: dict[str, Any]) -> np.ndarray:
-    """The top view's Lab (as :func:`~vision.colours.to_lab`, float, unclipped) with the light
-    evened out over the board: every pixel's channels scaled by
+    """The top view's Lab (``lab``: :func:`~vision.colours.to_lab` of ``top``; float, unclipped)
+    with the light evened out over the board: every pixel's channels scaled by
     the board's median brightness over the local one (the median over the occupied cells within
     ``flat_field_cells`` of its cell, each cell its own median brightness; bilinear between cell
     centres; gain within 1 / ``flat_field_max_gain`` .. ``flat_field_max_gain``), when the local
@@ -247,7 +247,7 @@ def flat_field(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, pa
         if len(v) >= patch:
             level[j, i] = np.median(v)
     if np.isnan(level).all():
-        return to_lab(top)
+        return lab
     r = int(cfg["flat_field_cells"])
     local = np.full_like(level, np.nan)
     for j in range(rows):
@@ -259,15 +259,15 @@ def flat_field(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, pa
     local[np.isnan(local)] = ref
     v = local[occupied]
     if np.percentile(v, 90) < float(cfg["flat_field_min_spread"]) * np.percentile(v, 10):
-        return to_lab(top)  # light even enough: the photo's own colours
-    top_left = cv2.resize(local, (cols * patch, rows * patch), interpolation=cv2.INTER_LINEAR)
+        return lab  # light even enough: the photo's own colours
+    local_px = cv2.resize(local, (cols * patch, rows * patch), interpolation=cv2.INTER_LINEAR)
     g = float(cfg["flat_field_max_gain"])
-    gain = np.clip(ref / np.maximum(top_left, 1.0), 1.0 / g, g)
+    gain = np.clip(ref / np.maximum(local_px, 1.0), 1.0 / g, g)
     scaled = top.astype(np.float32) * (gain[..., None] / 255.0)
-    lab = cv2.cvtColor(scaled, cv2.COLOR_BGR2LAB)  # float: L 0..100+, a and b signed; no clipping
-    lab[..., 0] *= 255.0 / 100.0
-    lab[..., 1:] += 128.0
-    return lab
+    even = cv2.cvtColor(scaled, cv2.COLOR_BGR2LAB)  # float: L 0..100+, a and b signed; no clipping
+    even[..., 0] *= 255.0 / 100.0
+    even[..., 1:] += 128.0
+    return even
 
 
 def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarray, best_ll: np.ndarray,

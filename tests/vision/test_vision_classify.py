@@ -235,14 +235,14 @@ def test_flat_field_evens_out_a_lamp_but_leaves_even_light_alone() -> None:
     occupied = np.ones((rows, cols), bool)
     ignore = np.zeros(top.shape[:2], bool)
     before = to_lab(top)
-    after = flat_field(top, occupied, ignore, patch, cfg)
+    after = flat_field(top, before, occupied, ignore, patch, cfg)
     left, right = (slice(None), slice(0, patch)), (slice(None), slice(-patch, None))
     gap_before = np.abs(before[left].mean((0, 1)) - before[right].mean((0, 1)))
     gap_after = np.abs(after[left].mean((0, 1)) - after[right].mean((0, 1)))
     assert gap_before[0] > 40 and gap_after[0] < 0.5 * gap_before[0]  # lightness evened
     assert gap_after[1] < gap_before[1]  # and the green (a) with it
     even = np.ones_like(top) * field.astype(np.uint8)
-    assert np.array_equal(flat_field(even, occupied, ignore, patch, cfg), to_lab(even))
+    assert np.array_equal(flat_field(even, to_lab(even), occupied, ignore, patch, cfg), to_lab(even))
 
 
 def test_edge_road_evidence_counts_roads_crossing_edges_not_lines_along_them() -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from scorer import Kind, load_catalog
 from vision.config import load_config
-from vision.figures import camera_from_grid, figures_mask, find_figures
+from vision.figures import Blob, camera_from_grid, figures_mask, find_figures
 from vision.locate import Grid
 from vision.reader import _slot_under
 from vision.templates import build_templates
@@ -59,15 +59,25 @@ def _board_image(blob_colour: tuple[int, int, int] | None, field_bgr: tuple[int,
     return img, Grid(H=H, cols=range(0, 5), rows=range(0, 5), pitch_px=100.0)
 
 
+def _board_mask(img: np.ndarray) -> np.ndarray:
+    """The tile mask of a :func:`_board_image`: its 5 x 5 tiles."""
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    return board
+
+
+def _foot_cell(grid: Grid, blob: Blob) -> tuple[int, int]:
+    """The board cell under a figure's foot."""
+    return tuple(int(c) for c in grid.to_board(np.array([blob.foot]))[0])  # type: ignore[return-value]
+
+
 def test_find_figures_sees_a_red_figure_and_its_foot() -> None:
     cfg = load_config(None)["figures"]
     img, grid = _board_image((30, 30, 210), (40, 150, 90))
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True
+    board = _board_mask(img)
     blobs = find_figures(img, grid, board, cfg, ("red", "blue"))
     assert [b.colour for b in blobs] == ["red"]
-    u, v = grid.to_board(np.array([blobs[0].foot]))[0]
-    assert (int(u), int(v)) == (2, 2)
+    assert _foot_cell(grid, blobs[0]) == (2, 2)
     assert figures_mask(img.shape[:2], blobs)[290, 300]
 
 
@@ -75,8 +85,7 @@ def test_find_figures_ignores_the_field_green_and_small_print() -> None:
     cfg = load_config(None)["figures"]
     img, grid = _board_image(None, (40, 160, 60))  # a saturated field green
     cv2.circle(img, (130, 130), 4, (30, 30, 210), -1)  # a printed red speck (roof)
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True
+    board = _board_mask(img)
     assert find_figures(img, grid, board, cfg, None) == []
 
 
@@ -154,10 +163,9 @@ def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
     cv2.rectangle(img, (286, 308), (318, 326), (15, 15, 15), -1)  # its shadow, right under it
     cv2.rectangle(img, (90, 380), (115, 412), (15, 15, 15), -1)  # a black figure in cell (0, 3)
     cv2.circle(img, (102, 372), 9, (15, 15, 15), -1)
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True
+    board = _board_mask(img)
     blobs = find_figures(img, grid, board, cfg, ("blue", "black"))
-    cells = sorted((b.colour, tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0])) for b in blobs)
+    cells = sorted((b.colour, _foot_cell(grid, b)) for b in blobs)
     assert cells == [("black", (0, 3)), ("blue", (2, 2))]
 
 
@@ -188,10 +196,9 @@ def test_find_figures_sees_a_green_figure_on_a_field_whose_colour_drifts() -> No
     img[50:550, 50:550] = np.clip(field, 0, 255).astype(np.uint8)
     cv2.rectangle(img, (80, 280), (105, 312), (25, 140, 35), -1)  # green figure at the light end's
     cv2.circle(img, (92, 272), 9, (25, 140, 35), -1)              # dark green, cell (0, 2)
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True
+    board = _board_mask(img)
     blobs = find_figures(img, grid, board, cfg, ("green",))
-    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    cells = [_foot_cell(grid, b) for b in blobs]
     assert cells == [(0, 2)]
     green = {k: v for k, v in cfg["colours"]["green"].items() if k != "local_contrast"}
     assert find_figures(img, grid, board, dict(cfg, colours={"green": green}), ("green",)) == []
@@ -200,7 +207,6 @@ def test_find_figures_sees_a_green_figure_on_a_field_whose_colour_drifts() -> No
 def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     """A figure whose foot is on a cell read as unknown, but tile-coloured and beside read tiles,
     is reported there; one beside the board on the table is not."""
-    from vision.figures import Blob
     from vision.reader import BoardReader
 
     r = BoardReader()
@@ -233,10 +239,9 @@ def test_find_figures_ignores_flash_lit_grass_but_sees_a_yellow_figure() -> None
     img, grid = _board_image(None, _hsv_bgr(40, 150, 110))
     cv2.rectangle(img, (120, 120), (150, 150), _hsv_bgr(37, 220, 150), -1)  # lit grass, cell (0, 0)
     cv2.rectangle(img, (290, 280), (315, 312), _hsv_bgr(25, 240, 210), -1)  # yellow figure, (2, 2)
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True
+    board = _board_mask(img)
     blobs = find_figures(img, grid, board, cfg, ("yellow",))
-    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    cells = [_foot_cell(grid, b) for b in blobs]
     assert cells == [(2, 2)]
     plain = {k: v for k, v in cfg["colours"]["yellow"].items() if k != "below_field_hue"}
     assert len(find_figures(img, grid, board, dict(cfg, colours={"yellow": plain}), ("yellow",))) == 2
@@ -254,10 +259,9 @@ def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
     img[550:] = cloth
     cv2.rectangle(img, (40, 280), (66, 312), (160, 50, 10), -1)  # blue figure over the left edge
     cv2.circle(img, (53, 272), 9, (160, 50, 10), -1)
-    board = np.zeros(img.shape[:2], bool)
-    board[50:550, 50:550] = True  # (the figure's hole in the tile mask closed, as find_figures does)
+    board = _board_mask(img)  # (the figure's hole in the tile mask closed, as find_figures does)
     blobs = find_figures(img, grid, board, cfg, ("blue",))
-    cells = [tuple(int(c) for c in grid.to_board(np.array([b.foot]))[0]) for b in blobs]
+    cells = [_foot_cell(grid, b) for b in blobs]
     assert cells == [(0, 2)]
     plain = {k: v for k, v in cfg["colours"]["blue"].items() if k != "split_wide"}
     assert find_figures(img, grid, board, dict(cfg, colours={"blue": plain}), ("blue",)) == []
