@@ -34,6 +34,7 @@ class Grid:
     rows: range
     pitch_px: float  # median tile side in work pixels
     blocks: float = 1.0  # see split_share: near 0 when the board cells form aligned 2x2 or 3x3 blocks
+    outline: bool = False  # fitted to a tiny board's outline (see _blob_grid), not found by the comb
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.H, pts)
@@ -743,7 +744,8 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     first = [t for t in scored if t[1] == cand_x[0][0] and t[3] == cand_y[0][0]]
     scored = first[:1] + [t for t in scored if t not in first[:1]]
     blob = _blob_grid(rc, chk, scored[0][1:], cfg)
-    if blob is not None and abs(blob[0] / scored[0][1] - 1) > 0.1:
+    from_outline = blob is not None and abs(blob[0] / scored[0][1] - 1) > 0.1
+    if from_outline:
         # a tiny board: its outline's grid goes first, at the comb's best check score so that the
         # reader's bar for extra grids stays where it was
         scored = [(scored[0][0], *blob)] + scored
@@ -758,12 +760,13 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     keep = [_outline_phase(t, outline, rc, chk, cfg) for t in keep]
     out: list[tuple[float, Grid]] = []
     err: BoardNotFoundError | None = None
-    for sc, px, phx, py, phy in keep:
+    for i, (sc, px, phx, py, phy) in enumerate(keep):
         try:
             g = _make_grid(rc, px, phx, py, phy)
         except BoardNotFoundError as exc:
             err = exc
             continue
+        g.outline = from_outline and i == 0
         on: list[np.ndarray] = []
         _grid_check(rc, chk, px, phx, py, phy, cfg, on)
         g.blocks = split_share(on[0], cfg["coarse_factors"]) if on else 1.0

@@ -419,8 +419,14 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
     best (:func:`prior_fit`): the game knows how many tiles lie on the table and what they are,
     which a grid read wrongly (too fine, shifted) contradicts; the score then counts as if read on
     the prior's number of tiles, to weigh like that fit."""
+    bonus = float(cfg.get("outline_bonus", 1.0))
+
     def own(a: tuple[Any, ...], n: float = 1.0) -> float:
-        return float(a[0] * (n / max(1, len(a[3]))) ** power)
+        # a tiny board's outline grid passed a test no finer grid does (every line between two
+        # of its cells is a seam, every cell clearly tile or table), while sub-tile cells of a
+        # finer grid each read as a tile just as surely
+        gain = bonus if getattr(a[1], "outline", False) and a[0] > 0 else 1.0
+        return float(a[0] * gain * (n / max(1, len(a[3]))) ** power)
     if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
         return max(attempts, key=own)
     w = float(cfg["prior_fit_weight"])

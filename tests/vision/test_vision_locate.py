@@ -125,6 +125,8 @@ def test_single_start_tile_gets_one_cell_not_a_sub_grid() -> None:
     on = grid.to_board(np.argwhere(tilecol)[:, ::-1][::50].astype(float))
     cells = {(int(np.floor(x)), int(np.floor(y))) for x, y in np.percentile(on, [10, 50, 90], axis=0)}
     assert len(cells) == 1
+    assert grid.outline  # the reader trusts it more than the comb's grids (choose_attempt)
+    assert not any(g.outline for _, g in cands[1:])
 
 
 def test_horizon_beside_the_board_is_kept_but_not_one_through_it() -> None:
@@ -277,3 +279,27 @@ def test_choose_attempt_prefers_the_grid_whose_cells_fit_best() -> None:
     # the same grid on three quarters of the board, as consistent per cell: the whole board wins
     whole, part = att(32.0, 40), att(24.0, 30)
     assert choose_attempt([part, whole], 0.75, None, [], {}) is whole
+
+
+def test_choose_attempt_trusts_a_tiny_boards_outline_grid() -> None:
+    """Small-board tuning photos (score, cells): sub-tile cells of a too fine grid each read as a
+    tile as surely as whole tiles do, so per cell the fine grid can win; the grid fitted to the
+    board's outline (seams between all its cells) counts ``outline_bonus`` times."""
+    from types import SimpleNamespace
+
+    from vision.reader import choose_attempt
+
+    def att(score: float, cells: int, outline: bool = False) -> tuple:
+        return (score, SimpleNamespace(outline=outline), None, dict.fromkeys(range(cells)))
+
+    cfg = {"outline_bonus": 1.6}
+    # seed 7004 (5 tiles): the outline's 5 cells scoring 5 against 60 cells of a fine grid scoring 47
+    right, fine = att(5.0, 5, True), att(47.0, 60)
+    assert choose_attempt([right, fine], 0.75, None, [], {}) is fine  # without the bonus
+    assert choose_attempt([right, fine], 0.75, None, [], cfg) is right
+    # seed 7013 (6 tiles): the outline's 6 cells scoring 4.5 against a coarse grid's 2 scoring 2
+    right, coarse = att(4.5, 6, True), att(2.0, 2)
+    assert choose_attempt([right, coarse], 0.75, None, [], cfg) is right
+    # an outline grid whose cells do not read consistently gets nothing from the bonus
+    bad, other = att(-1.0, 4, True), att(-0.5, 4)
+    assert choose_attempt([bad, other], 0.75, None, [], cfg) is other
