@@ -485,10 +485,41 @@ class _CellEvidence:
         return None if v is None else self.best[self.at[cell]] - v
 
 
-def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell]) -> dict[
-        Cell, tuple[int, dict[tuple[str, int], float]]]:
-    """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows."""
+@cache
+def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
+    """What a tile at a rotation looks like with its coats of arms left out: a tile and its
+    twin with (without) a shield look alike where a follower stands on the crest."""
+    return tuple(sorted((seg.kind.value, tuple(sorted(rotate_slot(s, rot) for s in seg.slots)), seg.well,
+                         seg.markets) for seg in tile.segments))
+
+
+def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
+    """A cell's evidence with every tile that has a coat of arms lifted to the best of its
+    twins without one (see :func:`_without_shields`): a crest not seen may be under the
+    follower, while a crest seen is still seen."""
     catalog = load_catalog()
+    best: dict[tuple[Any, ...], float] = {}
+    keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
+    for (tid, r), v in values.items():
+        tile = catalog.get(tid)
+        twin = _without_shields(tile, r) if tile is not None else None
+        if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
+            best[twin] = max(best.get(twin, -math.inf), float(v))
+        keyed.append(((tid, r), twin, float(v)))
+    return {k: max(v, best.get(twin, v)) if twin is not None else v for k, twin, v in keyed}
+
+
+def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
+                  covered: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
+    """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows.
+
+    On ``covered`` cells (a follower stands there in this photo) a coat of arms not seen does not
+    count against the tiles that have one (:func:`_shields_unseen`): a follower on a city often
+    stands on its crest, and one that stays there for many turns would otherwise outvote the
+    photos that show the crest once it has gone home (when the city is complete, so the record
+    is rewritten and rescored then). A crest seen still counts."""
+    catalog = load_catalog()
+    hidden = set(covered)
     out: dict[Cell, tuple[int, dict[tuple[str, int], float]]] = {
         c: (n, dict(v)) for c, (n, v) in (total or {}).items()}
     for cell in cells:
@@ -496,7 +527,8 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
         if c is None:
             continue
         n, sums = out.get(cell, (0, {}))
-        for (tid, r), v in cev.evidence[c].items():
+        values = _shields_unseen(cev.evidence[c]) if cell in hidden else cev.evidence[c]
+        for (tid, r), v in values.items():
             tile = catalog.get(tid)
             if tile is None:
                 continue
@@ -1144,10 +1176,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # 2. keep identities (or correct the record where the photo clearly disagrees)
     overrides: list[tuple[Cell, TileEntry]] = []
     doubted = _doubted(game, cev, trust) if cev is not None else {}
+    covered = {m.at for m in aligned.meeples}  # cells whose coat of arms a follower may hide
     summed: set[Cell] = set()
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
-        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles))
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN).items():
@@ -1315,7 +1348,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles)
+                              cev, end_game.board.tiles, covered)
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
                            end_game.board.tiles, seen)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),

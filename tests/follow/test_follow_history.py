@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorer import Game, MeepleEntry, State, TileEntry, Turn, replay
+from scorer.catalog import rotate_slot
 from scorer.follow import EVIDENCE_SUM_MARGIN, FollowResult, follow_step
 
 from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
@@ -176,3 +177,46 @@ def test_a_follower_missed_by_a_few_photos_is_kept() -> None:
     laid = next(t for t in res.record.turns if t.at == (1, 0))
     assert laid.meeple is not None
     assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms() -> None:
+    """A follower often stands on a city's coat of arms: the photos that show it there must not
+    vote the tile's shield twin in (M and N differ only by the crest), or a follower that stays
+    many turns outvotes the photos that show the crest once it has gone home."""
+    game = start_game()
+    res = first_step(game)
+    m, n = tile("M"), tile("N")
+    cell, rot = next((c, r) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in m.rotations()
+                     if not game.board.edge_conflicts(c, m, r) and game.board.tiles.get(c) is None)
+    city = next(seg for seg in m.segments if seg.kind.value == "city")
+    game.play(Turn("red", m, cell, rot, meeple=rotate_slot(city.slots[0], rot)))
+    truth = photo(game)
+    assert truth.meeples and truth.meeples[0].at == cell
+    # each photo: no crest seen (the follower stands on it), so the plain twin N looks likelier by 3
+    hidden = {cell: {("N", r): BASE + 8.0 for r in n.rotations()}}
+    res = step(res, truth, evidence_for(truth, hidden))
+    for _ in range(4):
+        res = step(res, truth, evidence_for(truth, hidden))
+    assert res.evidence_total is not None
+    sums = res.evidence_total[cell][1]
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None
+    n_rot = next(r for r in n.rotations() if ("N", r) in sums and sums[("N", r)] == max(
+        sums[("N", q)] for q in n.rotations() if ("N", q) in sums))
+    m_best = max(sums[("M", q)] for q in m.rotations() if ("M", q) in sums)
+    assert m_best == sums[("N", n_rot)]  # a tie: the crest is unknown, not absent
+    # a crest seen beside the follower still counts
+    before = m_best - sums[("N", n_rot)]
+    res = step(res, truth, evidence_for(truth, {cell: {("N", r): BASE + 2.0 for r in n.rotations()}}))
+    assert res.evidence_total is not None
+    after = res.evidence_total[cell][1]
+    assert max(after[("M", q)] for q in m.rotations() if ("M", q) in after) - after[("N", n_rot)] == before + 3.0
+    # the same photos without the follower in them vote for N, photo after photo
+    bare = replace(truth, meeples=())
+    res2 = first_step(start_game())
+    for _ in range(5):
+        res2 = step(res2, bare, evidence_for(truth, hidden))
+    assert res2.evidence_total is not None
+    sums2 = res2.evidence_total[cell][1]
+    assert max(sums2[("N", q)] for q in n.rotations() if ("N", q) in sums2) - max(
+        sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) >= 5 * 3.0 - 1e-6
