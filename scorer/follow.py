@@ -234,12 +234,17 @@ def _expected_next(record: GameRecord) -> str:
     return record.players[0]
 
 
+def _segments_look(tile: TileType, rot: int, shields: bool) -> tuple[Any, ...]:
+    """A tile's segments as they lie on the board at a rotation (kind, slots, attributes),
+    with or without their coats of arms."""
+    return tuple(sorted((seg.kind.value, tuple(sorted(rotate_slot(s, rot) for s in seg.slots)),
+                         *((seg.shield,) if shields else ()), seg.well, seg.markets) for seg in tile.segments))
+
+
 @cache
 def _signature(tile: TileType, rot: int) -> tuple[Any, ...]:
     """What a tile at a rotation looks like on the board (equal for symmetric rotations)."""
-    return (tile.id, tuple(sorted(
-        (seg.kind.value, tuple(sorted(rotate_slot(s, rot) for s in seg.slots)), seg.shield, seg.well,
-         seg.markets) for seg in tile.segments)))
+    return (tile.id, _segments_look(tile, rot, shields=True))
 
 
 def same_tile(a: TileType, ra: int, b: TileType, rb: int) -> bool:
@@ -489,8 +494,7 @@ class _CellEvidence:
 def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
     """What a tile at a rotation looks like with its coats of arms left out: a tile and its
     twin with (without) a shield look alike where a follower stands on the crest."""
-    return tuple(sorted((seg.kind.value, tuple(sorted(rotate_slot(s, rot) for s in seg.slots)), seg.well,
-                         seg.markets) for seg in tile.segments))
+    return _segments_look(tile, rot, shields=False)
 
 
 def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
@@ -1515,8 +1519,9 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     :data:`FIGURE_MIN_SIGHTINGS` times more than on its own; a follower still on the board is
     taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
     and more than twice as many as show a follower there, show none (the turn's photo saw a
-    figure that was not placed). The player is the turn's (colours are misread). Each change is kept only if the record still replays legally (the feature was
-    free, the player had a follower left)."""
+    figure that was not placed). The player is the turn's (colours are misread). Each change is
+    kept only if the record still replays legally (the feature was free, the player had a
+    follower left)."""
     fixed: GameRecord | None = None
     game: Game | None = None
     standing: set[tuple[str, Cell]] | None = None
