@@ -30,7 +30,9 @@ How a step works (:func:`follow_step`):
    the only new tile, it may have been misread in colour, then it is the player's whose turn
    it is, or in the feature under it, then it stood on another feature of that tile); followers
    are compared with the photo by cell, and one the photo misses on a feature that was not
-   completed stays in the game (a misread, not a return home); and a follower
+   completed stays in the game (a misread, not a return home), and one the photos after keep
+   showing in another player's colour is given to that player (a photo that added or missed a
+   turn broke the order); and a follower
    may also have been put on a feature that was completed by the end of the gap (it scored and
    went home, so no photo shows it: a *hidden follower*). A sequence is consistent when the
    followers left on the board are exactly the ones the photo shows. Consistent sequences that
@@ -125,7 +127,9 @@ FiguresSeen = Mapping[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]
 #: taken out of the record (:func:`_unconfirmed`).
 UNCONFIRMED_AFTER = 2
 #: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
-#: photos show it on a feature of the tile at least this many times more than as recorded.
+#: photos show it on a feature of the tile at least this many times more than as recorded; its
+#: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
+#: more than in its own.
 FIGURE_MIN_SIGHTINGS = 2
 #: A tile played before is rewritten when the evidence summed over at least two photos for the
 #: likeliest tile that can lie there beats the evidence for it by more than this.
@@ -1242,7 +1246,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen)
-        for revise in (_unconfirmed, _revise_followers):
+        for revise in (_unconfirmed, _revise_followers, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
@@ -1519,7 +1523,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     :data:`FIGURE_MIN_SIGHTINGS` times more than on its own; a follower still on the board is
     taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
     and more than twice as many as show a follower there, show none (the turn's photo saw a
-    figure that was not placed). The player is the turn's (colours are misread). Each change is
+    figure that was not placed). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
     kept only if the record still replays legally (the feature was free, the player had a
     follower left)."""
     fixed: GameRecord | None = None
@@ -1571,6 +1575,50 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
                         f"({n} of {len(window)} photos); the turn is taken with it there")
         fixed, game = tried
+    if fixed is None or game is None:
+        return None
+    _remember(fixed, game)
+    return fixed, _clone(game)
+
+
+def _revise_owners(record: GameRecord, seen: FiguresSeen,
+                   warnings: list[str]) -> tuple[GameRecord, Game] | None:
+    """The record with followers' owners revised from their colour in the photos since each
+    turn, or None.
+
+    A turn's player is first taken from the turn order, even against the colour read on the
+    photo of the turn (one photo misreads a colour now and then). But the order itself goes
+    wrong when a photo added or missed a turn (a cell of a misread grid, a tile hidden by a
+    hand); every turn after is then given to the wrong player, and only the followers tell.
+    What scores is who owns each follower, so a turn whose follower the photos since show in
+    another player's colour at least :data:`FIGURE_MIN_SIGHTINGS` times more often than in its
+    player's is given to that player (if the record still replays legally: the player had a
+    follower left). The turns after follow the order from it again
+    (:func:`_expected_next` takes the last turn's player)."""
+    fixed: GameRecord | None = None
+    game: Game | None = None
+    for i, t in enumerate(record.turns):
+        if t.discarded or t.at is None or t.meeple is None or t.take_back is not None:
+            continue
+        photos = [p for p in seen.get(t.at, ()) if p]
+        colours: Counter[str] = Counter()
+        for p in photos:
+            colours.update({player for player, _ in p})
+        if not colours:
+            continue
+        best, n = max(colours.items(), key=lambda kv: (kv[1], kv[0] == t.player))
+        if best == t.player or best not in record.players or n < colours.get(t.player, 0) + FIGURE_MIN_SIGHTINGS:
+            continue
+        turns = list((fixed or record).turns)
+        turns[i] = replace(t, player=best)
+        trial = replace(record, turns=tuple(turns))
+        try:
+            g = new_game(trial)
+        except CarcamError:
+            continue
+        warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show its follower in {best}'s colour "
+                        f"({n} of {len(photos)} photos); the turn is given to {best}")
+        fixed, game = trial, g
     if fixed is None or game is None:
         return None
     _remember(fixed, game)

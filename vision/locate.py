@@ -638,18 +638,27 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
             px, py = ex / nx, ey / ny
             if max(px, py) / min(px, py) > aspect:
                 continue
-            xb = np.clip(np.round(x_lo + np.arange(nx + 1) * px).astype(int), 0, w - 1)
-            yb = np.clip(np.round(y_lo + np.arange(ny + 1) * py).astype(int), 0, h - 1)
-            fill, seams = _split_seams(ci, chk, xb, yb, on_min)
-            if ((fill > off_max) & (fill < on_min)).any() or seams < seam_min:
+            lines = _split_lines(x_lo, px, nx, w), _split_lines(y_lo, py, ny, h)
+            fill, seams = _split_seams(ci, chk, *lines, on_min)
+            if ((fill > off_max) & (fill < on_min)).any():
+                continue
+            place, snapped = (x_lo, px, y_lo, py), False
+            if seams < seam_min:
+                # the outline is off by a few pixels (a corner of city lost from the region, a
+                # shadow gained): the seams lie near the lines, not on them
+                place, seams = _snap_split(ci, chk, place, nx, ny, fill >= on_min, cfg)
+                snapped = True
+            if seams < seam_min:
                 continue
             on = fill >= on_min
-            key = (int(on.sum()), nx, ny, -abs(np.log(px / py)))
-            if best is None or (key[0], key[3]) > (best[0], best[3]):
+            # a split whose lines had to be moved onto seams counts only when none fits as it
+            # is: moved lines find roads and city walls across a tile as readily as seams
+            key = (-int(snapped), int(on.sum()), -abs(np.log(px / py)), nx, ny, place)
+            if best is None or key[:3] > best[:3]:
                 best = key
     if best is None:
         return None
-    n, nx, ny, _ = best
+    _, n, _, nx, ny, (x_lo, px, y_lo, py) = best
     if n > int(cfg["small_max_tiles"]) or max(nx, ny) >= kmax:
         return None
     # the comb's own grid, when its lines inside the board are seams, is a finer board's true
@@ -665,15 +674,50 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
         yb = np.clip(np.round(yb).astype(int), 0, h - 1)
         if _split_seams(ci, chk, xb, yb, on_min)[1] >= seam_min:
             return None
-    px, py = ex / nx, ey / ny
     return px, float(x_lo) % px, py, float(y_lo) % py
+
+
+def _split_lines(lo: float, pitch: float, n: int, size: int) -> np.ndarray:
+    """The ``n + 1`` cell borders from ``lo`` at ``pitch``, as pixel indices inside ``size``."""
+    return np.clip(np.round(lo + np.arange(n + 1) * pitch).astype(int), 0, size - 1)
+
+
+def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, float], nx: int, ny: int,
+                on: np.ndarray, cfg: dict[str, Any]) -> tuple[tuple[float, float, float, float], float]:
+    """The split ``nx`` x ``ny`` of a tiny board moved onto its seams: (x_lo, px, y_lo, py) and its
+    seam share. The pitch is scaled by up to ``small_snap_scale`` (both axes alike, tiles are
+    square) in steps of 1%, and each axis shifted by up to ``small_snap`` of a pitch in steps of
+    ``check_band`` pixels (a seam counts that far from a line); the board cells must stay the
+    same (a shift that moves the outline's cells is no better reading of it)."""
+    h, w = chk.ct.shape[0] - 1, chk.ct.shape[1] - 1
+    x_lo, px, y_lo, py = place
+    snap, scale = float(cfg.get("small_snap", 0.0)), float(cfg.get("small_snap_scale", 0.0))
+    on_min, step = float(cfg["small_fill_on"]), max(1.0, float(cfg["check_band"]))
+    seams = _split_seams(ci, chk, _split_lines(x_lo, px, nx, w), _split_lines(y_lo, py, ny, h), on_min)[1]
+    best: tuple[float, tuple[float, float, float, float]] = (seams, place)
+    if snap <= 0:
+        return place, seams
+    for s in np.linspace(1 - scale, 1 + scale, 2 * int(round(scale * 100)) + 1):
+        qx, qy = px * s, py * s
+        # centre the scaled split on the outline, then shift x and y one after the other
+        cx, cy = x_lo + (px - qx) * nx / 2, y_lo + (py - qy) * ny / 2
+        yb = _split_lines(cy, qy, ny, h)
+        fx = max(((float(_split_seams(ci, chk, _split_lines(cx + d, qx, nx, w), yb, on_min)[1]), d)
+                  for d in np.arange(-snap * qx, snap * qx + 1e-9, step)), key=lambda t: t[0])[1]
+        xb = _split_lines(cx + fx, qx, nx, w)
+        for d in np.arange(-snap * qy, snap * qy + 1e-9, step):
+            fill, seams = _split_seams(ci, chk, xb, _split_lines(cy + d, qy, ny, h), on_min)
+            if seams > best[0] and np.array_equal(fill >= on_min, on):
+                best = (seams, (cx + fx, qx, cy + d, qy))
+    return best[1], best[0]
 
 
 def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
                  on_min: float) -> tuple[np.ndarray, float]:
     """(region share of each cell, median seam share of the lines between two board cells) of
     the rectified grid with cell borders ``xb`` x ``yb`` (pixels); ``ci`` is the board region's
-    integral image. With no line between two board cells the seam share is 1 (nothing against)."""
+    integral image. The seam share is the lower of the two axes' medians; with no line between two
+    board cells it is 1 (nothing against)."""
     X0, Y0 = np.meshgrid(xb[:-1], yb[:-1])
     X1, Y1 = np.meshgrid(xb[1:], yb[1:])
     area = np.maximum((X1 - X0) * (Y1 - Y0), 1)
@@ -688,7 +732,9 @@ def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
     if pair_h.any():
         yi, xa, xc = Y1[:-1, :][pair_h], X0[:-1, :][pair_h], X1[:-1, :][pair_h]
         cov.append((chk.cy[yi, xc] - chk.cy[yi, xa]) / np.maximum(xc - xa, 1))
-    return fill, float(np.median(np.concatenate(cov))) if cov else 1.0
+    # each axis on its own: a road along one axis of a tile split in four must not make up for
+    # the line across it through the art alone
+    return fill, min((float(np.median(c)) for c in cov), default=1.0)
 
 
 def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> Grid:

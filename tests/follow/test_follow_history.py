@@ -220,3 +220,45 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
     sums2 = res2.evidence_total[cell][1]
     assert max(sums2[("N", q)] for q in n.rotations() if ("N", q) in sums2) - max(
         sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) >= 5 * 3.0 - 1e-6
+
+
+def test_a_follower_the_photos_show_in_another_colour_goes_to_that_player() -> None:
+    """A ghost cell taken as a turn breaks the turn order: the next follower, seen in blue's
+    colour, is first taken as red's (the player whose turn it seemed to be). The photos after
+    keep showing it blue: the turn is given to blue, and the scores are the true ones."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    ghost = TileEntry((-1, 0), tile("U"), 0, 0.95)
+    read = replace(truth, tiles=truth.tiles + (ghost,))
+    res = step(res, read, evidence_for(read))
+    assert [t.player for t in res.record.turns] == ["red", "blue"]  # the ghost is blue's turn
+    # blue lays a road tile and puts a follower on the road; the order says red is next
+    game.play(Turn("blue", tile("U"), (2, 0), 0, meeple="E"))
+    res = step(res, photo(game))
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.player == "red" and laid.meeple is not None
+    warnings: list[str] = []
+    for _ in range(3):
+        res = step(res, photo(game))
+        warnings += res.warnings
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.player == "blue"
+    assert any("in blue's colour" in w for w in warnings)
+    assert [t.at for t in res.record.turns] == [(1, 0), (2, 0)]  # the ghost is gone too
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_one_photo_showing_a_follower_in_another_colour_does_not_change_its_owner() -> None:
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))
+    res = step(res, photo(game))
+    s = photo(game)
+    misread = replace(s, meeples=tuple(replace(m, player="blue") for m in s.meeples))
+    res = step(res, misread)
+    for _ in range(2):
+        res = step(res, s)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.player == "red"

@@ -129,6 +129,68 @@ def test_single_start_tile_gets_one_cell_not_a_sub_grid() -> None:
     assert not any(g.outline for _, g in cands[1:])
 
 
+def _tiny_board(h: int, w: int, region: tuple[int, int, int, int], x_edges: list[tuple[int, int, int]],
+                y_edges: list[tuple[int, int, int]]):  # noqa: ANN202 - test helper
+    """A rectified tiny board for :func:`vision.locate._blob_grid`: the region (x0, x1, y0, y1)
+    and the straight edges the grid check sees, each (position, from, to) along its line."""
+    import cv2
+
+    from vision.locate import _Check
+
+    rmask = np.zeros((h, w), bool)
+    x0, x1, y0, y1 = region
+    rmask[y0:y1, x0:x1] = True
+    ex = np.zeros((h, w), np.int32)
+    ey = np.zeros((h, w), np.int32)
+    for x, a, b in x_edges:
+        ex[a:b, x - 2:x + 3] = 1
+    for y, a, b in y_edges:
+        ey[y - 2:y + 3, a:b] = 1
+    chk = _Check(cx=np.vstack([np.zeros((1, w), np.int32), np.cumsum(ex, 0)]),
+                 cy=np.hstack([np.zeros((h, 1), np.int32), np.cumsum(ey, 1)]),
+                 ct=cv2.integral(rmask.astype(np.uint8)))
+    from types import SimpleNamespace
+
+    rc = SimpleNamespace(rmask=rmask, shape=(2000, 2000), region_pts=np.array([[600.0, 600.0], [1400.0, 1400.0]]))
+    return rc, chk
+
+
+def test_a_tiny_boards_split_is_moved_onto_seams_its_outline_misses() -> None:
+    """Three tiles in a row, pitch 300 from y = 50, whose region lost the last 25 pixels (a city
+    at the board's end, not field green): the outline's 1 x 3 split puts its lines 8 and 17
+    pixels off the seams. Moved onto them, it is the board's grid; left where it is, no split
+    fits and the comb's sub-tile grid would be read."""
+    from vision.locate import _blob_grid
+
+    rc, chk = _tiny_board(1000, 420, (50, 350, 50, 925), [(50, 50, 925), (350, 50, 925)],
+                          [(50, 50, 350), (350, 50, 350), (650, 50, 350)])
+    comb = (100.0, 0.0, 100.0, 0.0)
+    assert _blob_grid(rc, chk, comb, {**_cfg(), "small_snap": 0.0}) is None
+    got = _blob_grid(rc, chk, comb, _cfg())
+    assert got is not None
+    px, phx, py, phy = got
+    assert abs(py - 300) < 10 and abs(px - 300) < 25
+    lines = phy + py * np.arange(-1, 5)
+    assert all(np.abs(lines - seam).min() <= 3 for seam in (350, 650))  # lines on the seams
+
+
+def test_a_split_needs_seams_along_both_axes() -> None:
+    """One tile with a road across its middle: split in four, the road passes for the seam
+    between its top and bottom halves, but nothing runs down the middle. The split has no seams
+    (the lower axis counts), so the tile stays one cell."""
+    from vision.locate import _blob_grid, _split_seams
+
+    rc, chk = _tiny_board(600, 600, (50, 350, 50, 350), [(50, 50, 350), (350, 50, 350)],
+                          [(50, 50, 350), (200, 50, 350), (350, 50, 350)])
+    import cv2
+
+    ci = cv2.integral(rc.rmask.astype(np.uint8))
+    fill, seams = _split_seams(ci, chk, np.array([50, 200, 350]), np.array([50, 200, 350]), 0.6)
+    assert (fill > 0.9).all() and seams == 0.0
+    got = _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), _cfg())
+    assert got is not None and abs(got[0] - 300) < 10 and abs(got[2] - 300) < 10
+
+
 def test_horizon_beside_the_board_is_kept_but_not_one_through_it() -> None:
     """A board seen at a slant from its side has its horizon just beside the photo: it is sent
     to infinity (no affine fallback, which shears the cells); a horizon through the board, or so
