@@ -605,7 +605,10 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
     at least ``small_fill_on`` or at most ``small_fill_off``), and every line between two board
     cells must be a seam (their median share of length on an edge across them at least
     ``small_seam_min``; a finer split of a tile puts lines through its art, which are not, and
-    one faint seam of a bigger board must not make it look coarser than it is). The finest valid split wins
+    one faint seam of a bigger board must not make it look coarser than it is; see
+    :func:`_split_seams`). A split whose lines miss the seams by a few pixels (an outline that
+    lost a city's corner or gained a shadow) is moved onto them (:func:`_snap_split`) and counts
+    when no split fits unmoved. The finest valid split wins
     and is returned when it has at most ``small_max_tiles`` board cells and is not at the search's
     limit (a bigger board is the comb's job), and the comb's grid ``comb`` (px, phx, py, phy)
     has no seams along its own lines inside the board; never when the region reaches within
@@ -714,8 +717,8 @@ def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, f
 
 def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
                  on_min: float) -> tuple[np.ndarray, float]:
-    """(region share of each cell, median seam share of the lines between two board cells) of
-    the rectified grid with cell borders ``xb`` x ``yb`` (pixels); ``ci`` is the board region's
+    """(region share of each cell, seam share of the lines between two board cells) of the
+    rectified grid with cell borders ``xb`` x ``yb`` (pixels); ``ci`` is the board region's
     integral image. The seam share is the lower of the two axes' medians; with no line between two
     board cells it is 1 (nothing against)."""
     X0, Y0 = np.meshgrid(xb[:-1], yb[:-1])
