@@ -1491,22 +1491,29 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
         warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in one photo only, "
                         f"none of the {len(photos) - 1} since shows it: its turn is taken out of the record")
         fixed, game = trial, g
-    if game is None:
-        return None
-    _remember(fixed, game)
-    return fixed, _clone(game)
+    return _kept(fixed, game)
 
 
-def _with_follower(record: GameRecord, i: int, slot: str | None) -> tuple[GameRecord, Game] | None:
-    """``record`` with turn ``i``'s follower on ``slot`` (None: no follower) and its replayed
-    game, or None when the game does not replay that way."""
+def _with_turn(record: GameRecord, i: int, **changes: Any) -> tuple[GameRecord, Game] | None:
+    """``record`` with turn ``i`` changed (``meeple=`` its follower's slot, None for none;
+    ``player=`` who played it) and its replayed game, or None when the game does not replay
+    that way."""
     turns = list(record.turns)
-    turns[i] = replace(turns[i], meeple=slot)
+    turns[i] = replace(turns[i], **changes)
     trial = replace(record, turns=tuple(turns))
     try:
         return trial, new_game(trial)
     except CarcamError:
         return None
+
+
+def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game] | None:
+    """A revision's result: the revised record and a copy of its game (remembered for the
+    next replay), or None when nothing was revised."""
+    if fixed is None or game is None:
+        return None
+    _remember(fixed, game)
+    return fixed, _clone(game)
 
 
 def _revise_followers(record: GameRecord, seen: FiguresSeen,
@@ -1543,7 +1550,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
             if (t.player, t.at) in standing and empty > FIGURE_MIN_SIGHTINGS and empty > 2 * (len(shown) - empty):
-                tried = _with_follower(fixed or record, i, None)
+                tried = _with_turn(fixed or record, i, meeple=None)
                 if tried is not None:
                     warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
                                     "no follower on its tile; the turn is taken without one")
@@ -1568,17 +1575,14 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
                 continue
         elif n < votes.get(current, 0) + FIGURE_MIN_SIGHTINGS:  # type: ignore[arg-type]
             continue
-        tried = _with_follower(fixed or record, i, rotate_slot(t.tile.segments[best].slots[0], t.rot))
+        tried = _with_turn(fixed or record, i, meeple=rotate_slot(t.tile.segments[best].slots[0], t.rot))
         if tried is None:
             continue
         kind = t.tile.segments[best].kind.value
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
                         f"({n} of {len(window)} photos); the turn is taken with it there")
         fixed, game = tried
-    if fixed is None or game is None:
-        return None
-    _remember(fixed, game)
-    return fixed, _clone(game)
+    return _kept(fixed, game)
 
 
 def _revise_owners(record: GameRecord, seen: FiguresSeen,
@@ -1609,20 +1613,13 @@ def _revise_owners(record: GameRecord, seen: FiguresSeen,
         best, n = max(colours.items(), key=lambda kv: (kv[1], kv[0] == t.player))
         if best == t.player or best not in record.players or n < colours.get(t.player, 0) + FIGURE_MIN_SIGHTINGS:
             continue
-        turns = list((fixed or record).turns)
-        turns[i] = replace(t, player=best)
-        trial = replace(record, turns=tuple(turns))
-        try:
-            g = new_game(trial)
-        except CarcamError:
+        tried = _with_turn(fixed or record, i, player=best)
+        if tried is None:
             continue
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show its follower in {best}'s colour "
                         f"({n} of {len(photos)} photos); the turn is given to {best}")
-        fixed, game = trial, g
-    if fixed is None or game is None:
-        return None
-    _remember(fixed, game)
-    return fixed, _clone(game)
+        fixed, game = tried
+    return _kept(fixed, game)
 
 
 def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> tuple[GameRecord, Game] | None:

@@ -635,7 +635,8 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
     ci = cv2.integral(rc.rmask.astype(np.uint8))
     on_min, off_max = float(cfg["small_fill_on"]), float(cfg["small_fill_off"])
     seam_min, aspect = float(cfg["small_seam_min"]), float(cfg["small_aspect"])
-    best: tuple[int, int, int, float] | None = None  # (cells, nx, ny, -aspect error)
+    # (-moved, board cells, -aspect error, nx, ny, (x_lo, px, y_lo, py) of the split's lines)
+    best: tuple[int, int, float, int, int, tuple[float, float, float, float]] | None = None
     for nx in range(1, kmax + 1):
         for ny in range(1, kmax + 1):
             px, py = ex / nx, ey / ny
@@ -645,15 +646,15 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
             fill, seams = _split_seams(ci, chk, *lines, on_min)
             if ((fill > off_max) & (fill < on_min)).any():
                 continue
+            on = fill >= on_min
             place, snapped = (x_lo, px, y_lo, py), False
             if seams < seam_min:
                 # the outline is off by a few pixels (a corner of city lost from the region, a
                 # shadow gained): the seams lie near the lines, not on them
-                place, seams = _snap_split(ci, chk, place, nx, ny, fill >= on_min, cfg)
+                place, seams = _snap_split(ci, chk, place, seams, nx, ny, on, cfg)
                 snapped = True
             if seams < seam_min:
                 continue
-            on = fill >= on_min
             # a split whose lines had to be moved onto seams counts only when none fits as it
             # is: moved lines find roads and city walls across a tile as readily as seams
             key = (-int(snapped), int(on.sum()), -abs(np.log(px / py)), nx, ny, place)
@@ -685,10 +686,11 @@ def _split_lines(lo: float, pitch: float, n: int, size: int) -> np.ndarray:
     return np.clip(np.round(lo + np.arange(n + 1) * pitch).astype(int), 0, size - 1)
 
 
-def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, float], nx: int, ny: int,
-                on: np.ndarray, cfg: dict[str, Any]) -> tuple[tuple[float, float, float, float], float]:
-    """The split ``nx`` x ``ny`` of a tiny board moved onto its seams: (x_lo, px, y_lo, py) and its
-    seam share. The pitch is scaled by up to ``small_snap_scale`` (both axes alike, tiles are
+def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, float], seams: float,
+                nx: int, ny: int, on: np.ndarray,
+                cfg: dict[str, Any]) -> tuple[tuple[float, float, float, float], float]:
+    """The split ``nx`` x ``ny`` of a tiny board (lines at ``place``, seam share ``seams`` there,
+    board cells ``on``) moved onto its seams: (x_lo, px, y_lo, py) and its seam share. The pitch is scaled by up to ``small_snap_scale`` (both axes alike, tiles are
     square) in steps of 1%, and each axis shifted by up to ``small_snap`` of a pitch in steps of
     ``check_band`` pixels (a seam counts that far from a line); the board cells must stay the
     same (a shift that moves the outline's cells is no better reading of it)."""
@@ -696,10 +698,9 @@ def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, f
     x_lo, px, y_lo, py = place
     snap, scale = float(cfg.get("small_snap", 0.0)), float(cfg.get("small_snap_scale", 0.0))
     on_min, step = float(cfg["small_fill_on"]), max(1.0, float(cfg["check_band"]))
-    seams = _split_seams(ci, chk, _split_lines(x_lo, px, nx, w), _split_lines(y_lo, py, ny, h), on_min)[1]
     best: tuple[float, tuple[float, float, float, float]] = (seams, place)
     if snap <= 0:
-        return place, seams
+        return best[1], best[0]
     for s in np.linspace(1 - scale, 1 + scale, 2 * int(round(scale * 100)) + 1):
         qx, qy = px * s, py * s
         # centre the scaled split on the outline, then shift x and y one after the other

@@ -106,16 +106,21 @@ def test_a_follower_seen_once_on_a_tile_is_not_added() -> None:
     assert laid.meeple is None
 
 
-def test_a_tile_no_later_photo_shows_is_taken_out() -> None:
+def ghost_turn() -> tuple[Game, FollowResult]:
+    """Red laid a straight road east of the start tile; the photo of that turn, read on a
+    misread grid, also shows one west of it, which is taken as a second turn (blue's)."""
     game = start_game()
     res = first_step(game)
     game.play(Turn("red", tile("U"), (1, 0), 0))
     truth = photo(game)
-    # a misread grid shows a straight road west of the start tile too: taken as a second turn
     ghost = TileEntry((-1, 0), tile("U"), 0, 0.95)
     read = replace(truth, tiles=truth.tiles + (ghost,))
-    ev = evidence_for(read)
-    res = step(res, read, ev)
+    return game, step(res, read, evidence_for(read))
+
+
+def test_a_tile_no_later_photo_shows_is_taken_out() -> None:
+    game, res = ghost_turn()
+    truth = photo(game)
     assert {t.at for t in res.record.turns} == {(1, 0), (-1, 0)}
     # the photos after never show it again
     warnings: list[str] = []
@@ -226,13 +231,7 @@ def test_a_follower_the_photos_show_in_another_colour_goes_to_that_player() -> N
     """A ghost cell taken as a turn breaks the turn order: the next follower, seen in blue's
     colour, is first taken as red's (the player whose turn it seemed to be). The photos after
     keep showing it blue: the turn is given to blue, and the scores are the true ones."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0))
-    truth = photo(game)
-    ghost = TileEntry((-1, 0), tile("U"), 0, 0.95)
-    read = replace(truth, tiles=truth.tiles + (ghost,))
-    res = step(res, read, evidence_for(read))
+    game, res = ghost_turn()
     assert [t.player for t in res.record.turns] == ["red", "blue"]  # the ghost is blue's turn
     # blue lays a road tile and puts a follower on the road; the order says red is next
     game.play(Turn("blue", tile("U"), (2, 0), 0, meeple="E"))

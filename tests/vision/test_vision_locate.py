@@ -133,6 +133,8 @@ def _tiny_board(h: int, w: int, region: tuple[int, int, int, int], x_edges: list
                 y_edges: list[tuple[int, int, int]]):  # noqa: ANN202 - test helper
     """A rectified tiny board for :func:`vision.locate._blob_grid`: the region (x0, x1, y0, y1)
     and the straight edges the grid check sees, each (position, from, to) along its line."""
+    from types import SimpleNamespace
+
     import cv2
 
     from vision.locate import _Check
@@ -149,8 +151,6 @@ def _tiny_board(h: int, w: int, region: tuple[int, int, int, int], x_edges: list
     chk = _Check(cx=np.vstack([np.zeros((1, w), np.int32), np.cumsum(ex, 0)]),
                  cy=np.hstack([np.zeros((h, 1), np.int32), np.cumsum(ey, 1)]),
                  ct=cv2.integral(rmask.astype(np.uint8)))
-    from types import SimpleNamespace
-
     rc = SimpleNamespace(rmask=rmask, shape=(2000, 2000), region_pts=np.array([[600.0, 600.0], [1400.0, 1400.0]]))
     return rc, chk
 
@@ -178,12 +178,12 @@ def test_a_split_needs_seams_along_both_axes() -> None:
     """One tile with a road across its middle: split in four, the road passes for the seam
     between its top and bottom halves, but nothing runs down the middle. The split has no seams
     (the lower axis counts), so the tile stays one cell."""
+    import cv2
+
     from vision.locate import _blob_grid, _split_seams
 
     rc, chk = _tiny_board(600, 600, (50, 350, 50, 350), [(50, 50, 350), (350, 50, 350)],
                           [(50, 50, 350), (200, 50, 350), (350, 50, 350)])
-    import cv2
-
     ci = cv2.integral(rc.rmask.astype(np.uint8))
     fill, seams = _split_seams(ci, chk, np.array([50, 200, 350]), np.array([50, 200, 350]), 0.6)
     assert (fill > 0.9).all() and seams == 0.0
