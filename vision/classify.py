@@ -145,6 +145,24 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     return out
 
 
+def shield_sign(share: float, cfg: dict[str, Any]) -> float:
+    """How strongly a cell's shield evidence (:func:`shield_share`) says "a shield": -1 .. 1.
+
+    The share's log-ratio to ``shield_min_frac`` (both plus ``shield_floor``, so a cell without
+    any blue blob stays finite), over ``shield_grade`` and clipped: a share just above the
+    threshold is weak evidence, one far above it or none at all is full. With ``shield_grade``
+    0 the sign alone counts (±1). A blue figure's lit edge or a speck of blue sky on the table
+    passes the threshold by little; a printed coat of arms, seen from close enough, by far. Two
+    cells that the box cannot both hold as shield tiles are then told apart by how clear each
+    shield is."""
+    thr = float(cfg["shield_min_frac"])
+    grade = float(cfg.get("shield_grade", 0.0))
+    if grade <= 0:
+        return 1.0 if share >= thr else -1.0
+    floor = float(cfg["shield_floor"])
+    return float(np.clip(np.log((share + floor) / (thr + floor)) / grade, -1.0, 1.0))
+
+
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
                    templates: list[Template], cfg: dict[str, Any], ccfg: dict[str, Any], lcfg: dict[str, Any],
                    profile: dict[str, Any] | None = None, green_top: np.ndarray | None = None,

@@ -93,10 +93,14 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
             s -= bp * 3
         return s
 
+    # the least sure cells are settled first, against the others' claims: of two cells that
+    # want the box's last tile of a kind, the one whose evidence barely prefers it gives it up
+    # (in reading order, the first cell visited gave it up, however sure it was)
+    order = sorted(cells, key=lambda c: _margin(unary[c], cand[c])) if cfg.get("unsure_first") else cells
     for _ in range(int(cfg["sweeps"])):
         changed = 0
         counts: Counter[str] = Counter(templates[k].tile.id for k in choice.values())
-        for c in cells:
+        for c in order:
             counts[templates[choice[c]].tile.id] -= 1
             scores = [local(c, k, counts) for k in cand[c]]
             best = cand[c][int(np.argmax(scores))]
@@ -116,6 +120,12 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
         p /= p.sum()
         conf[c] = float(p[cand[c].index(choice[c])])
     return Decoded(choice, conf, cand)
+
+
+def _margin(u: np.ndarray, ks: list[int]) -> float:
+    """A cell's best candidate's unary lead over its runner-up."""
+    top = np.sort(u[ks])[::-1]
+    return float(top[0] - top[1]) if len(top) > 1 else float("inf")
 
 
 def _trust(unary: dict[tuple[int, int], np.ndarray], cand: dict[tuple[int, int], list[int]],

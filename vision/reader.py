@@ -20,7 +20,7 @@ from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
 from scorer.geometry import SLOTS, rotate_cell, rotate_slot
 
-from .classify import classify_cells, table_samples, warp_board
+from .classify import classify_cells, shield_sign, table_samples, warp_board
 from .colours import to_lab
 from .compare import same_rotation
 from .config import load_config
@@ -224,7 +224,7 @@ class BoardReader:
         best_ll = {}
         for ev in evidence:
             u = ev.loglik * float(ccfg["scale"])
-            sign = 1.0 if ev.shield >= float(ccfg["shield_min_frac"]) else -1.0
+            sign = shield_sign(ev.shield, ccfg)
             u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())

@@ -193,6 +193,40 @@ def test_decode_weak_cells_constrain_their_neighbours_less() -> None:
     assert dec.choice[(0, 0)] == u and dec.choice[(1, 0)] == u
 
 
+def test_decode_gives_the_boxs_last_tile_to_the_surer_cell() -> None:
+    """Two cells (apart, so no edge between them) both prefer O, and the box holds one O. The
+    cell first in reading order prefers it clearly, the other barely: the sure cell keeps the O
+    and the unsure one takes its runner-up P (visited in reading order, the sure cell gave the O
+    up first: on the labelled full-box real photo an O lost it to a P with a faint false shield)."""
+    from scorer import load_catalog
+    from vision.decode import decode
+    from vision.templates import build_templates
+    cfg = load_config()
+    cat = load_catalog()
+    tpl = build_templates([cat.tiles[t] for t in ("O", "P")], 12, cfg["classify"])
+    o = next(k for k, t in enumerate(tpl) if t.tile.id == "O" and t.rot == 0)
+    p = next(k for k, t in enumerate(tpl) if t.tile.id == "P" and t.rot == 0)
+    unary = {(0, 0): np.full(len(tpl), -30.0), (5, 5): np.full(len(tpl), -30.0)}
+    unary[(0, 0)][o], unary[(0, 0)][p] = -10.0, -13.0  # sure: 3 ahead
+    unary[(5, 5)][o], unary[(5, 5)][p] = -10.0, -10.9  # unsure: 0.9 ahead
+    dec = decode(unary, tpl, {"O": 1, "P": 3}, cfg["decode"], top_k=4)
+    assert dec.choice[(0, 0)] == o and dec.choice[(5, 5)] == p
+    reading_order = decode(unary, tpl, {"O": 1, "P": 3}, {**cfg["decode"], "unsure_first": False}, top_k=4)
+    assert reading_order.choice[(0, 0)] == p  # in reading order the first visited gave it up
+
+
+def test_shield_evidence_is_graded_by_how_far_the_blue_passes_the_threshold() -> None:
+    from vision.classify import shield_sign
+    cfg = load_config()["classify"]
+    thr = float(cfg["shield_min_frac"])
+    assert shield_sign(0.0, cfg) == -1.0
+    assert shield_sign(10 * thr, cfg) == 1.0
+    faint = shield_sign(1.4 * thr, cfg)
+    assert 0.0 < faint < 0.5
+    assert -0.5 < shield_sign(0.8 * thr, cfg) < 0.0
+    assert shield_sign(1.4 * thr, {**cfg, "shield_grade": 0.0}) == 1.0  # the sign alone
+
+
 def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_variant() -> None:
     """The first edition's curved road turns close to the tile's middle; a template drawn as a
     quarter circle alone fits a three-way junction better. With the tight curve as a variant
