@@ -51,7 +51,8 @@ class Decoded:
 
 def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], box: dict[str, int],
            cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None) -> Decoded:
-    """Jointly choose a template per cell (ICM over top-k candidates)."""
+    """Jointly choose a template per cell (ICM over top-k candidates: unary evidence, edges
+    that must match their neighbours', the box's counts; ``unsure_first`` orders the sweeps)."""
     sigs = [edge_signature(t) for t in templates]
     unary = dict(unary)  # the prior below changes this decode's copy, never the caller's scores
     cells = sorted(unary)
@@ -138,12 +139,9 @@ def _trust(unary: dict[tuple[int, int], np.ndarray], cand: dict[tuple[int, int],
     cells around it to change, while it still follows its confident neighbours."""
     ref = float(cfg.get("trust_margin", 0.0))
     lo = float(cfg.get("trust_min", 1.0))
-    out = {}
-    for c, ks in cand.items():
-        top = np.sort(unary[c][ks])[::-1]
-        margin = float(top[0] - top[1]) if len(top) > 1 else ref
-        out[c] = 1.0 if ref <= 0 else float(np.clip(margin / ref, lo, 1.0))
-    return out
+    if ref <= 0:
+        return {c: 1.0 for c in cand}
+    return {c: float(np.clip(_margin(unary[c], ks) / ref, lo, 1.0)) for c, ks in cand.items()}
 
 
 def _same_rot(t: Template, rot: int) -> bool:

@@ -144,7 +144,9 @@ def test_real_topdown_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     reading = BoardReader().read(str(photo))
     m = compare(reading.state, truth)
     assert m.tiles_found == 72
-    assert m.tiles_exact / m.tiles_truth >= 0.6
+    # 72 of 72 since the decoder settles its least sure cells first (two O tiles, a faint false
+    # shield on a P took one: 70 of 72 before); at most one wrong is allowed
+    assert m.tiles_exact / m.tiles_truth >= 0.98
     out = tmp_path / "r.json"
     assert carcam_main(["read", str(photo), "-o", str(out), "--overlay", str(tmp_path / "o.jpg"), "--score"]) == 0
     assert "Scores" in capsys.readouterr().out
