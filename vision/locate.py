@@ -2,7 +2,9 @@
 
 1. A tile mask from colour (field green and city tan are what tiles are made of).
 2. Straight edges near the tiles (tile outlines and seams, straight roads) cluster into two
-   families; each family meets at a vanishing point (RANSAC, then least squares). The line
+   families; each family meets at a vanishing point (RANSAC, then least squares). Edges on the
+   board's outline (tile on one side, table on the other) weigh ``outline_segment_weight`` more:
+   they are tile edges, where a road or a city wall inside the tiles need not be. The line
    through both vanishing points is the table plane's horizon: sending it to infinity removes
    the perspective, an affine map makes the two families the x and y axes.
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
@@ -35,6 +37,7 @@ class Grid:
     pitch_px: float  # median tile side in work pixels
     blocks: float = 1.0  # see split_share: near 0 when the board cells form aligned 2x2 or 3x3 blocks
     outline: bool = False  # fitted to a tiny board's outline (see _blob_grid), not found by the comb
+    board_cells: int = 0  # cells the grid check judged board (0: not judged)
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:
         return _apply(self.H, pts)
@@ -181,13 +184,15 @@ def _ransac_vp(segs: np.ndarray, w: np.ndarray, tol: float, iters: int, rng: np.
     return best
 
 
-def vanishing_points(segs: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Two vanishing points (homogeneous, normalised coordinates) and each segment's family."""
+def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
+                     weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two vanishing points (homogeneous, normalised coordinates) and each segment's family.
+    Segments count by their length times ``weight`` (default 1 each)."""
     if len(segs) < 6:
         raise BoardNotFoundError("found no straight tile edges; photograph the tiles from closer, "
                                  "in even light, with the whole board in view")
     d = segs[:, 2:] - segs[:, :2]
-    length = np.hypot(d[:, 0], d[:, 1])
+    length = np.hypot(d[:, 0], d[:, 1]) * (1.0 if weight is None else weight)
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
     hist = np.zeros(180)
     np.add.at(hist, ang.astype(int) % 180, length)
@@ -317,23 +322,34 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
     return out
 
 
-def _on_tiles(segs: np.ndarray, tilecol: np.ndarray, offset: float) -> np.ndarray:
-    """Keep segments with tile colour along at least one side (tile outlines and seams, not the
-    planks of a table)."""
+def _tile_sides(segs: np.ndarray, tilecol: np.ndarray, offset: float) -> np.ndarray:
+    """(N, 2): the share of tile colour along each side of each segment, ``offset`` pixels out."""
     if not len(segs):
-        return np.zeros(0, dtype=bool)
+        return np.zeros((0, 2))
     h, w = tilecol.shape
     d = segs[:, 2:] - segs[:, :2]
     nrm = np.c_[-d[:, 1], d[:, 0]] / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
     ts = np.linspace(0.1, 0.9, 9)
     pts = segs[:, None, :2] + ts[None, :, None] * d[:, None, :]
-    keep = np.zeros(len(segs), dtype=bool)
+    sides = []
     for sgn in (-1, 1):
         q = pts + sgn * offset * nrm[:, None, :]
         xi = np.clip(q[..., 0].round().astype(int), 0, w - 1)
         yi = np.clip(q[..., 1].round().astype(int), 0, h - 1)
-        keep |= tilecol[yi, xi].mean(1) >= 0.6
-    return keep
+        sides.append(tilecol[yi, xi].mean(1))
+    return np.stack(sides, axis=1)
+
+
+def _on_tiles(sides: np.ndarray) -> np.ndarray:
+    """Segments with tile colour along at least one side (tile outlines and seams, not the
+    planks of a table); ``sides`` from :func:`_tile_sides`."""
+    return sides.max(1) >= 0.6 if len(sides) else np.zeros(0, dtype=bool)
+
+
+def _on_outline(sides: np.ndarray) -> np.ndarray:
+    """Segments with tile on one side and table on the other: the board's outline, which is
+    made of tile edges only (inside the board a road or a city wall is straight too)."""
+    return (sides.max(1) >= 0.6) & (sides.min(1) <= 0.2) if len(sides) else np.zeros(0, dtype=bool)
 
 
 @dataclass
@@ -375,12 +391,15 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
         raise TooBlurredError("the photo is too blurred to read the tiles; hold the phone still and let "
                               "it focus on the board")
     segs = _segments(gray, region, cfg)
-    segs = segs[_on_tiles(segs, tilecol, max(3.0, max(h, w) * 0.006))]
+    sides = _tile_sides(segs, tilecol, max(3.0, max(h, w) * 0.006))
+    keep = _on_tiles(sides)
+    segs = segs[keep]
+    weight = 1.0 + float(cfg.get("outline_segment_weight", 0.0)) * _on_outline(sides[keep])
     # normalised coordinates
     s = float(max(h, w))
     T = np.array([[1 / s, 0, -w / (2 * s)], [0, 1 / s, -h / (2 * s)], [0, 0, 1]])
     segs_n = np.c_[_apply(T, segs[:, :2]), _apply(T, segs[:, 2:])] if len(segs) else segs
-    v1, v2, fam = vanishing_points(segs_n, cfg)
+    v1, v2, fam = vanishing_points(segs_n, cfg, weight)
     ys, xs = np.nonzero(region)
     step = max(1, len(xs) // 20000)
     horizon = np.cross(v1, v2)
@@ -820,6 +839,7 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
         on: list[np.ndarray] = []
         _grid_check(rc, chk, px, phx, py, phy, cfg, on)
         g.blocks = split_share(on[0], cfg["coarse_factors"]) if on else 1.0
+        g.board_cells = int(on[0].sum()) if on else 0
         out.append((sc, g))
     if not out:
         raise err or BoardNotFoundError("could not find the tile grid")

@@ -93,7 +93,7 @@ class BoardReader:
         box = self.catalog.box(game, expansions)
         attempts = []
         errors: list[BoardNotFoundError] = []
-        for grid, tilecol, lcfg in self._hypotheses(work, errors):
+        for grid, tilecol, lcfg in self._hypotheses(work, errors, sum(box.values())):
             try:
                 attempts.append(self._attempt(work, grid, tilecol, lcfg, templates, box, players, prior))
             except BoardNotFoundError as exc:
@@ -138,8 +138,8 @@ class BoardReader:
         return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0),
                           evidence=cell_evidence(unary, templates, (c0, r0)))
 
-    def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError]) -> list[tuple[Grid, np.ndarray,
-                                                                                              dict[str, Any]]]:
+    def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError],
+                    box_tiles: int) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
         check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
@@ -148,7 +148,7 @@ class BoardReader:
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
-        coarse: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+        coarse: list[tuple[bool, Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
         for variant in self.cfg.get("locate_variants", [{}]):
             lcfg = {**self.cfg["locate"], **variant}
@@ -158,13 +158,17 @@ class BoardReader:
                 errors.append(exc)
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
-            g0 = next((g for sc, g in cands if g.blocks <= split_max and sc > 0), None)
+            g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)
+            by_count = g0 is None
+            if by_count:
+                g0 = next((g for sc, g in cands if sc > 0 and g.board_cells > box_tiles), None)
             if g0 is not None:
-                # board cells in aligned 2 x 2 blocks: the grid may split every tile (a half pitch;
-                # the comb and the check can prefer it where roads cross the tiles' middles); its
-                # coarser sibling is classified too, whatever its check (faint printed seams can
-                # check below 0), and the scores decide
-                coarse += [(g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
+                # board cells in aligned 2 x 2 blocks (else more board cells than the box has
+                # tiles): the grid may split every tile (a half pitch; the comb and the check can
+                # prefer it where roads cross the tiles' middles); its coarser sibling is
+                # classified too, whatever its check (faint printed seams can check below 0), and
+                # the scores decide
+                coarse += [(by_count, g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
                            and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
             # an extra grid as coarse as its variant's first competes with that first alone: the
             # variants' masks differ, so their check scores are not on one scale (a finer grid
@@ -176,7 +180,9 @@ class BoardReader:
         # (it would be 4 times the cells: the most expensive attempt, and most likely wrong)
         out = [(g, t, c) for g, t, c in out if g.blocks > split_max or not any(
             abs(h.pitch_px / (2 * g.pitch_px) - 1) <= 0.1 for h, _, _ in out)]
-        for grid, tilecol, lcfg in coarse:  # (the same lattice on a smaller part of the board is another grid)
+        # the siblings of grids in blocks before those of grids merely with too many cells (the
+        # same lattice on a smaller part of the board is another grid)
+        for _, grid, tilecol, lcfg in sorted(coarse, key=lambda c: c[0]):
             n = len(grid.cols) * len(grid.rows)
             if len(out) < int(rcfg["max_attempts"]) and \
                     not any(same_grid(grid, g) and len(g.cols) * len(g.rows) >= n for g, _, _ in out):

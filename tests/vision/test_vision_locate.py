@@ -365,3 +365,65 @@ def test_choose_attempt_trusts_a_tiny_boards_outline_grid() -> None:
     # an outline grid whose cells do not read consistently gets nothing from the bonus
     bad, other = att(-1.0, 4, True), att(-0.5, 4)
     assert choose_attempt([bad, other], 0.75, None, [], cfg) is other
+
+
+def test_the_boards_outline_outweighs_roads_in_finding_the_vanishing_points() -> None:
+    """Printed roads and city walls inside the tiles are straight too, and where the seams are
+    faint they can outnumber the tile edges: the edges along the board's outline (tile on one
+    side, table on the other) are tile edges only, so weighted up they set the two directions.
+    The tuning photos scans 7005, 7012 and 7019 were rectified 11-23 degrees off without it."""
+    from vision.locate import _on_outline, _on_tiles, _tile_sides, vanishing_points
+
+    tilecol = np.zeros((400, 400), dtype=bool)
+    tilecol[100:300, 100:300] = True  # a 4 x 4 board of 50 px tiles
+    outline = [[100, 100, 300, 100], [100, 300, 300, 300], [100, 100, 100, 300], [300, 100, 300, 300]]
+    # roads across the tiles, many, in two slanted directions (20 and 100 degrees)
+    roads = []
+    for k in range(24):
+        x, y = 110 + 6 * k, 130 + 6 * (k % 5)
+        a = np.radians(20 if k % 3 else 100)
+        roads.append([x, y, x + 40 * np.cos(a), y + 40 * np.sin(a)])
+    segs = np.array(outline + roads, dtype=float)
+    sides = _tile_sides(segs, tilecol, 4.0)
+    assert _on_tiles(sides).all()
+    assert _on_outline(sides).tolist() == [True] * 4 + [False] * len(roads)
+
+    def directions(weight: np.ndarray | None) -> list[float]:
+        cfg = {**_cfg(), "angle_family_tolerance_deg": 25, "vp_inlier_deg": 2.5}
+        v1, v2, _ = vanishing_points(segs / 400.0, cfg, weight)
+        return sorted(float(np.degrees(np.arctan2(v[1], v[0])) % 180) for v in (v1, v2))
+
+    assert directions(None) != pytest.approx([0.0, 90.0], abs=3)  # the roads win unweighted
+    assert directions(1.0 + 3.0 * _on_outline(sides)) == pytest.approx([0.0, 90.0], abs=1)
+
+
+def test_a_grid_with_more_board_cells_than_the_box_has_tiles_gets_its_coarser_sibling_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first grid whose board cells do not form aligned blocks (a tilted board, a drifting
+    pitch) but number more than the box has tiles splits tiles all the same: its twice coarser
+    sibling is classified too (procedural 7016: 146 half-tile cells won, the true 39-cell grid was
+    never read). A sibling of a grid in blocks still comes first when attempts run short."""
+    from vision.locate import Grid
+    from vision.reader import BoardReader
+
+    def grid(pitch: float, blocks: float, cells: int, shift: float = 0.0) -> Grid:
+        H = np.array([[1 / pitch, 0, shift], [0, 1 / pitch, 0], [0, 0, 1]])
+        return Grid(H=H, cols=range(0, 12), rows=range(0, 12), pitch_px=pitch, blocks=blocks, board_cells=cells)
+
+    fine, coarse = grid(20.0, 0.6, 150), grid(40.0, 0.9, 40)
+    in_blocks, its_coarse = grid(22.0, 0.1, 160, 0.3), grid(44.0, 0.9, 40, 0.3)
+    tilecol = np.zeros((10, 10), dtype=bool)
+    work = np.zeros((10, 10, 3), np.uint8)
+
+    def candidates(work: np.ndarray, cfg: dict) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+        # the default variant finds the fine grid, the one without novelty the grid in blocks
+        if cfg.get("novelty", True):
+            return [(0.2, fine), (0.05, coarse)], tilecol
+        return [(0.3, in_blocks), (0.1, its_coarse)], tilecol
+
+    monkeypatch.setattr("vision.reader.locate_candidates", candidates)
+    one = BoardReader(config={"locate_variants": [{}], "read": {"max_attempts": 3}})
+    assert [g for g, _, _ in one._hypotheses(work, [], 72)] == [fine, coarse]
+    assert [g for g, _, _ in one._hypotheses(work, [], 200)] == [fine]  # a box of 200: no evidence
+    two = BoardReader(config={"locate_variants": [{}, {"novelty": False}], "read": {"max_attempts": 3}})
+    assert [g for g, _, _ in two._hypotheses(work, [], 72)] == [fine, in_blocks, its_coarse]
