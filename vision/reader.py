@@ -29,6 +29,7 @@ from .errors import BoardNotFoundError
 from .figures import Blob, figures_mask, find_figures, segment_distance
 from .load import load_image
 from .locate import Grid, locate_candidates, same_grid, tile_mask
+from .refine import refine_grid
 from .templates import Template, build_templates
 
 _SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 0.25), "E": (1.0, 0.5),
@@ -204,6 +205,7 @@ class BoardReader:
         """One grid hypothesis classified and decoded; returns it with its score: cells read with
         confidence, less those in doubt, less twice the edges that do not match. A wrong pitch
         leaves cells unrecognised or contradicting their neighbours, so it scores low."""
+        grid = refine_grid(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), grid, tilecol, self.cfg.get("refine", {}))
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None)
         ignore = figures_mask(work.shape[:2], blobs)

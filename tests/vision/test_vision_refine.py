@@ -1,0 +1,73 @@
+"""Tests of the grid refinement on the seams (vision/refine.py). Synthetic images only."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.config import load_config
+from vision.locate import Grid
+from vision.refine import refine_grid
+
+TILE = 50  # pixels per tile in the test image
+ORIGIN = (100, 150)  # image position of the board's cell (0, 0)
+
+
+def _board(cols: int = 8, rows: int = 6, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A grey image of a cols x rows board of textured tiles with dark seams on a plain table,
+    and its tile mask."""
+    rng = np.random.default_rng(seed)
+    h, w = 600, 700
+    gray = np.full((h, w), 90, np.uint8)
+    mask = np.zeros((h, w), bool)
+    x0, y0 = ORIGIN
+    for i in range(cols):
+        for j in range(rows):
+            ys, xs = slice(y0 + j * TILE, y0 + (j + 1) * TILE), slice(x0 + i * TILE, x0 + (i + 1) * TILE)
+            gray[ys, xs] = rng.integers(150, 190)
+            mask[ys, xs] = True
+            # a road across the tile's middle: a strong straight edge that is not a seam
+            if (i + j) % 2:
+                gray[y0 + j * TILE + 22: y0 + j * TILE + 28, xs] = 235
+    gray[mask] = np.clip(gray[mask] + rng.normal(0, 6, mask.sum()), 0, 255).astype(np.uint8)
+    for i in range(cols + 1):
+        gray[y0: y0 + rows * TILE, x0 + i * TILE - 1: x0 + i * TILE + 1] = 60
+    for j in range(rows + 1):
+        gray[y0 + j * TILE - 1: y0 + j * TILE + 1, x0: x0 + cols * TILE] = 60
+    return gray, mask
+
+
+def _grid(pitch: float, dx: float, dy: float) -> Grid:
+    H = np.array([[1 / pitch, 0, -(ORIGIN[0] + dx) / pitch], [0, 1 / pitch, -(ORIGIN[1] + dy) / pitch], [0, 0, 1]])
+    return Grid(H=H, cols=range(0, 8), rows=range(0, 6), pitch_px=pitch)
+
+
+def _corner_error(grid: Grid) -> float:
+    """The largest distance, in tile sides, between the grid's lattice points and the true ones."""
+    xs, ys = np.meshgrid(np.arange(9), np.arange(7))
+    pts = np.c_[xs.ravel(), ys.ravel()].astype(float)
+    truth = np.array(ORIGIN, float) + TILE * pts
+    return float(np.linalg.norm(grid.to_image(pts) - truth, axis=1).max() / TILE)
+
+
+def test_a_grid_a_little_off_is_moved_onto_the_seams() -> None:
+    """A pitch 4 percent long and a lattice 6 px off (a quarter tile off at the far side) come
+    back onto the seams, not onto the roads through the tiles' middles."""
+    gray, mask = _board()
+    cfg = load_config(None)["refine"]
+    off = _grid(52.0, 6.0, -5.0)
+    assert _corner_error(off) > 0.25
+    fixed = refine_grid(gray, off, mask, cfg)
+    assert _corner_error(fixed) < 0.06  # 3 px at the worst corner, from 13
+    assert abs(fixed.pitch_px - TILE) < 1.0
+    # a grid already on the seams stays there
+    assert _corner_error(refine_grid(gray, _grid(50.0, 0.0, 0.0), mask, cfg)) < 0.04  # 2 px
+
+
+def test_a_grid_without_seams_to_find_is_returned_as_it_was() -> None:
+    """On a blank photo (no tile, no seam) and with refinement off the grid is unchanged."""
+    cfg = load_config(None)["refine"]
+    grid = _grid(52.0, 6.0, -5.0)
+    blank = np.full((600, 700), 120, np.uint8)
+    assert refine_grid(blank, grid, np.zeros(blank.shape, bool), cfg) is grid
+    gray, mask = _board()
+    assert refine_grid(gray, grid, mask, {**cfg, "refine_rounds": 0}) is grid
