@@ -415,10 +415,33 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
 
 
+def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any]) -> bool:
+    """Whether attempt ``a`` (as :meth:`BoardReader._attempt` returns it) reads table as tiles:
+    its grid is at least ``coarse_pitch_ratio`` times coarser than another attempt's that read at
+    least ``coarse_area_min_cells`` cells, yet its cells cover more than ``coarse_area_max`` times
+    the area of that attempt's. Each cell of a too coarse grid holds several tiles, so on the
+    board it reads fewer cells; reading more area than the finer grid found board, it took the
+    table around the board for tiles (a plain table passes for fields in a cell that blurs
+    several tiles together)."""
+    ratio = float(cfg.get("coarse_pitch_ratio", 0.0))
+    if ratio <= 0:
+        return False
+    area_max, least = float(cfg["coarse_area_max"]), int(cfg["coarse_area_min_cells"])
+    pa = float(a[1].pitch_px)
+    for b in attempts:
+        pb = float(b[1].pitch_px)
+        if b is a or len(b[3]) < least or pa < ratio * pb:
+            continue
+        if len(a[3]) * pa * pa > area_max * len(b[3]) * pb * pb:
+            return True
+    return False
+
+
 def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State | None,
                    templates: list[Template], cfg: dict[str, Any]) -> tuple[Any, ...]:
     """The grid hypothesis to read (attempts as :meth:`BoardReader._attempt` returns them: score,
-    grid, blobs, unary, ...). Without a prior, the best consistency score over the number of
+    grid, blobs, unary, ...), leaving out those that read the table (:func:`reads_the_table`)
+    unless all do. Without a prior, the best consistency score over the number of
     cells read to the ``power`` (0: the sum, 1: the mean per cell). A grid too fine splits tiles
     into many cells that each fit a little, a grid too coarse puts several tiles in each cell
     that fit none well: between them the right grid has the best cells, whatever the pitch
@@ -428,6 +451,7 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
     which a grid read wrongly (too fine, shifted) contradicts; the score then counts as if read on
     the prior's number of tiles, to weigh like that fit."""
     bonus = float(cfg.get("outline_bonus", 1.0))
+    attempts = [a for a in attempts if not reads_the_table(a, attempts, cfg)] or attempts
 
     def own(a: tuple[Any, ...], n: float = 1.0) -> float:
         # a tiny board's outline grid passed a test no finer grid does (every line between two

@@ -427,3 +427,30 @@ def test_a_grid_with_more_board_cells_than_the_box_has_tiles_gets_its_coarser_si
     assert [g for g, _, _ in one._hypotheses(work, [], 200)] == [fine]  # a box of 200: no evidence
     two = BoardReader(config={"locate_variants": [{}, {"novelty": False}], "read": {"max_attempts": 3}})
     assert [g for g, _, _ in two._hypotheses(work, [], 72)] == [fine, in_blocks, its_coarse]
+
+
+def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
+    """Procedural 7052: a grid twice too coarse read 73 cells scoring 51 (each cell blurs four
+    tiles, the plain table around them passes for fields) and beat the true grid's 39 cells
+    scoring 31.5 per cell. Its cells cover 7 times the area the true grid found board: left out.
+    A coarser grid covering less area than the finer one (a tiny board's outline grid against
+    its sub-tile split) stays in."""
+    from types import SimpleNamespace
+
+    from vision.config import load_config
+    from vision.reader import choose_attempt, reads_the_table
+
+    cfg = load_config(None)["decode"]
+
+    def att(score: float, cells: int, pitch: float) -> tuple:
+        return (score, SimpleNamespace(pitch_px=pitch), None, dict.fromkeys(range(cells)))
+
+    right, coarse = att(31.5, 39, 30.0), att(51.0, 73, 60.0)
+    assert choose_attempt([right, coarse], 0.75, None, [], {}) is coarse  # the score alone
+    assert reads_the_table(coarse, [right, coarse], cfg) and not reads_the_table(right, [right, coarse], cfg)
+    assert choose_attempt([right, coarse], 0.75, None, [], cfg) is right
+    # a start tile: its outline grid's 1 cell against a half-pitch split's 12 cells (3 tiles' area)
+    tile, split = att(1.0, 1, 60.0), att(4.0, 12, 30.0)
+    assert not reads_the_table(tile, [tile, split], cfg)
+    # off: no attempt is left out
+    assert not reads_the_table(coarse, [right, coarse], {**cfg, "coarse_pitch_ratio": 0})
