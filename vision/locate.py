@@ -96,6 +96,20 @@ def table_novelty(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     return cv2.resize(nov, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
 
 
+def trust_novelty(tilecol: np.ndarray, novel: np.ndarray, cfg: dict[str, Any]) -> bool:
+    """Whether the tile-colour mask is cut down to the pixels unlike the table
+    (:func:`table_novelty`): when that keeps at least ``novelty_min_keep`` of the tile colour,
+    when tile colour covers more than ``novelty_max_cover`` of the photo (a tile-coloured table),
+    or when the tile colour it drops is speckle, at most ``novelty_max_table_density`` of the
+    table (a glossy beige table passing the colour test here and there, not solid tiles that a
+    border crowded with tiles taught as table)."""
+    table = ~novel
+    kept = float((tilecol & novel).sum()) >= float(cfg["novelty_min_keep"]) * max(1, int(tilecol.sum()))
+    covers = float(tilecol.sum()) > float(cfg["novelty_max_cover"]) * tilecol.size
+    speckle = float((tilecol & table).sum()) <= float(cfg.get("novelty_max_table_density", 0.0)) * max(1, int(table.sum()))
+    return kept or covers or speckle
+
+
 def board_region(green: np.ndarray) -> np.ndarray:
     """The area the tiles cover: green, closed over cities and seams, holes filled."""
     h, w = green.shape
@@ -376,8 +390,7 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     h, w = bgr.shape[:2]
     green, tilecol = tile_mask(bgr, cfg)
     novel = table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
-    if (tilecol & novel).sum() >= float(cfg["novelty_min_keep"]) * max(1, tilecol.sum()) or \
-            tilecol.sum() > float(cfg["novelty_max_cover"]) * h * w:
+    if trust_novelty(tilecol, novel, cfg):
         tilecol = tilecol & novel
         green = green & novel
     # the board's area from field green (default; a tan table cannot pass for board) or all tile colours

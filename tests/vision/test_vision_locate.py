@@ -454,3 +454,28 @@ def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
     assert not reads_the_table(tile, [tile, split], cfg)
     # off: no attempt is left out
     assert not reads_the_table(coarse, [right, coarse], {**cfg, "coarse_pitch_ratio": 0})
+
+
+def test_novelty_is_trusted_when_the_table_colour_it_drops_is_speckle() -> None:
+    """A glossy beige table passes the tile-colour test on a fifth of its pixels, scattered:
+    the novelty mask (pixels unlike the photo's border) drops them and keeps the board, though
+    that is less than novelty_min_keep of all the tile colour (procedural and scans 5027: the
+    whole table became the board's region, and the pitch fell below the search's minimum).
+    Tiles the border taught as table are solid, not speckle: then the mask is not trusted."""
+    from vision.locate import trust_novelty
+
+    rng = np.random.default_rng(3)
+    h, w = 300, 400
+    board = np.zeros((h, w), bool)
+    board[120:180, 150:250] = True  # 5% of the photo
+    novel = board.copy()
+    table_speckle = (rng.random((h, w)) < 0.2) & ~board
+    cfg = _cfg()
+    assert trust_novelty(board | table_speckle, novel, cfg)
+    assert not trust_novelty(board | table_speckle, novel, {**cfg, "novelty_max_table_density": 0.0})
+    # a board that fills the border: novelty marks only a small odd patch, the tiles are solid
+    tiles = np.zeros((h, w), bool)
+    tiles[20:280, 20:380] = True
+    patch = np.zeros((h, w), bool)
+    patch[100:110, 100:110] = True
+    assert not trust_novelty(tiles & ~patch, patch, {**cfg, "novelty_max_cover": 0.9})
