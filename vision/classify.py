@@ -30,12 +30,12 @@ class CellEvidence:
     occupancy: float
 
 
-def warp_board(img: np.ndarray, grid: Grid, patch: int) -> np.ndarray:
+def warp_board(img: np.ndarray, grid: Grid, patch: int, interp: int = cv2.INTER_AREA) -> np.ndarray:
     """The board as a top view, ``patch`` pixels per tile, covering the grid's cells."""
     c0, r0 = grid.cols.start, grid.rows.start
     S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
     size = (len(grid.cols) * patch, len(grid.rows) * patch)
-    return cv2.warpPerspective(img, S @ grid.H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(img, S @ grid.H, size, flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
 def confusion(cfg: dict[str, Any]) -> np.ndarray:

@@ -783,12 +783,18 @@ def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> 
     c1, r1 = np.ceil(np.percentile(bpts, 99.8, axis=0)).astype(int)
     if (c1 - c0) * (r1 - r0) > 900:
         raise BoardNotFoundError("could not find the tile grid; take the photo from closer and more from above")
+    cols, rows = range(c0, c1), range(r0, r1)
+    return Grid(H=H, cols=cols, rows=rows, pitch_px=grid_pitch(H, cols, rows))
+
+
+def grid_pitch(H: np.ndarray, cols: range, rows: range) -> float:
+    """The tile side in work pixels at the middle of cells ``cols`` x ``rows`` of homography
+    ``H`` (work image -> board units): the image length of one cell step along x there."""
     Hinv = np.linalg.inv(H)
-    c = np.array([[0.5 * (c0 + c1), 0.5 * (r0 + r1)]])
+    c = np.array([[0.5 * (cols.start + cols.stop), 0.5 * (rows.start + rows.stop)]])
     a = _apply(Hinv, c)
     b = _apply(Hinv, c + [1, 0])
-    pitch = float(np.hypot(*(b - a)[0]))
-    return Grid(H=H, cols=range(c0, c1), rows=range(r0, r1), pitch_px=pitch)
+    return float(np.hypot(*(b - a)[0]))
 
 
 def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:

@@ -15,20 +15,14 @@ returned as it was.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import cv2
 import numpy as np
 
-from .locate import Grid
-
-
-def _board_view(img: np.ndarray, H: np.ndarray, cols: range, rows: range, patch: int,
-                interp: int) -> np.ndarray:
-    """``img`` as a top view of cells ``cols`` x ``rows``, ``patch`` pixels per cell."""
-    S = np.array([[patch, 0, -cols.start * patch], [0, patch, -rows.start * patch], [0, 0, 1]], dtype=np.float64)
-    size = (len(cols) * patch, len(rows) * patch)
-    return cv2.warpPerspective(img, S @ H, size, flags=interp, borderMode=cv2.BORDER_REPLICATE)
+from .classify import warp_board
+from .locate import Grid, grid_pitch
 
 
 def _seams(grad: np.ndarray, edge: np.ndarray | None, occupied: np.ndarray, patch: int, reach: int,
@@ -39,8 +33,7 @@ def _seams(grad: np.ndarray, edge: np.ndarray | None, occupied: np.ndarray, patc
     the tile mask's, used on the board's outline (one cell empty) where given: a plank or a
     cloth's fold beside the board can be a stronger edge than the board's own."""
     if axis == 1:  # rows become columns: one code path
-        found = _seams(grad.T, None if edge is None else edge.T, occupied.T, patch, reach, 0)
-        return [(line, along, off, s) for line, along, off, s in found]
+        return _seams(grad.T, None if edge is None else edge.T, occupied.T, patch, reach, 0)
     nr, nc = occupied.shape
     lo, hi = int(0.15 * patch), int(0.85 * patch)
     out = []
@@ -118,8 +111,9 @@ def refine_grid(gray: np.ndarray, grid: Grid, tilecol: np.ndarray, cfg: dict[str
     tc8 = tilecol.astype(np.uint8) * 255
     H = grid.H
     for _ in range(rounds):
-        top = _board_view(g32, H, cols, rows, patch, cv2.INTER_LINEAR)
-        tc = _board_view(tc8, H, cols, rows, patch, cv2.INTER_NEAREST) > 0
+        view = replace(grid, H=H, cols=cols, rows=rows)
+        top = warp_board(g32, view, patch, cv2.INTER_LINEAR)
+        tc = warp_board(tc8, view, patch, cv2.INTER_NEAREST) > 0
         occ = tc.reshape(len(rows), patch, len(cols), patch).mean((1, 3)) >= 0.5
         gx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
         gy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
@@ -160,10 +154,4 @@ def refine_grid(gray: np.ndarray, grid: Grid, tilecol: np.ndarray, cfg: dict[str
         H = H / H[2, 2]
     if H is grid.H:
         return grid
-    inv = np.linalg.inv(H)
-    c = np.array([[0.5 * (grid.cols.start + grid.cols.stop), 0.5 * (grid.rows.start + grid.rows.stop), 1.0]])
-    a = (c @ inv.T)[0]
-    b = (np.array([[c[0, 0] + 1, c[0, 1], 1.0]]) @ inv.T)[0]
-    pitch = float(np.hypot(*(b[:2] / b[2] - a[:2] / a[2])))
-    return Grid(H=H, cols=grid.cols, rows=grid.rows, pitch_px=pitch, blocks=grid.blocks, outline=grid.outline,
-                board_cells=grid.board_cells)
+    return replace(grid, H=H, pitch_px=grid_pitch(H, grid.cols, grid.rows))
