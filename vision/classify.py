@@ -69,11 +69,12 @@ def table_samples(work: np.ndarray, grid: Grid, patch: int, cfg: dict[str, Any])
     return px
 
 
-def _lab_hist(px: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
-    """Smoothed, normalised log-density of Lab pixels on a coarse (L, a, b) histogram."""
+def _lab_hist(px: np.ndarray, cfg: dict[str, Any], weights: np.ndarray | None = None) -> np.ndarray:
+    """Smoothed, normalised log-density of Lab pixels (each of weight ``weights``, default 1) on
+    a coarse (L, a, b) histogram."""
     from scipy.ndimage import gaussian_filter
     bins = tuple(int(b) for b in cfg["occupancy_bins"])
-    h, _ = np.histogramdd(px, bins=bins, range=((0, 256), (0, 256), (0, 256)))
+    h, _ = np.histogramdd(px, bins=bins, range=((0, 256), (0, 256), (0, 256)), weights=weights)
     h = gaussian_filter(h, float(cfg["occupancy_smooth"]))
     h = h / max(h.sum(), 1e-9) + 1e-6
     return np.log(h / h.sum())
@@ -90,8 +91,16 @@ def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore
     colours against its table colours: a cell holds a tile when it is at least
     ``occupancy_min_ratio``.
 
-    Tile colours are learnt from the cells that surely hold a tile (enough field green), table
-    colours from ``table_lab``. None when either sample is too small to trust."""
+    Tile colours are learnt first from the cells that surely hold a tile (enough field green),
+    table colours from ``table_lab``. On a green table (a felt or neoprene mat) the bare cells
+    show field green too, so these tile colours are partly the table's, and where the table is
+    lit unlike the ring of table it was sampled on, its cells pass. So when at least
+    ``occupancy_refit_trigger`` of the green cells score below ``occupancy_min_ratio`` (on other
+    tables nearly none do), the tile colours are learnt again ``occupancy_refits`` times from the
+    green cells, each weighted by how surely it is a tile: the logistic of its score over
+    ``occupancy_min_ratio`` times ``occupancy_refit_sharpness``. The table's cells then weigh
+    little and fall well below, the faint tiles keep their weight. None when either sample is
+    too small to trust."""
     rows, cols = occ.shape
     patch = lab.shape[0] // rows
     sure = (green >= float(cfg["occupancy_sure_green"]))
@@ -99,15 +108,28 @@ def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore
         return None
     cells = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
-    tile_px = cells[sure][keep[sure]]
-    if len(tile_px) > 40000:
-        tile_px = tile_px[np.random.default_rng(0).choice(len(tile_px), 40000, replace=False)]
-    ratio = _lab_hist(tile_px, cfg) - _lab_hist(table_lab, cfg)
-    lr = ratio[_lab_bins(lab, cfg)]
-    lr = np.clip(lr, -float(cfg["occupancy_clip"]), float(cfg["occupancy_clip"]))
-    lr_c = lr.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
+    table_hist = _lab_hist(table_lab, cfg)
+    bins = _lab_bins(lab, cfg)
     w = keep.astype(np.float64)
-    return (lr_c * w).sum((2, 3)) / np.maximum(w.sum((2, 3)), 1.0)  # type: ignore[no-any-return]
+    clip, least = float(cfg["occupancy_clip"]), float(cfg["occupancy_min_ratio"])
+    tile_px = cells[sure][keep[sure]]
+    px_cell = np.broadcast_to(np.arange(int(sure.sum()))[:, None, None], keep[sure].shape)[keep[sure]]
+    if len(tile_px) > 40000:
+        pick = np.random.default_rng(0).choice(len(tile_px), 40000, replace=False)
+        tile_px, px_cell = tile_px[pick], px_cell[pick]
+    weights: np.ndarray | None = None
+    for rnd in range(1 + int(cfg.get("occupancy_refits", 0))):
+        ratio = _lab_hist(tile_px, cfg, weights) - table_hist
+        lr = np.clip(ratio[bins], -clip, clip)
+        lr_c = lr.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)
+        score = (lr_c * w).sum((2, 3)) / np.maximum(w.sum((2, 3)), 1.0)
+        if rnd == 0 and (score[sure] < least).mean() < float(cfg["occupancy_refit_trigger"]):
+            break
+        cell_w = (score[sure] >= float(cfg["occupancy_refit_min"])).astype(np.float64)
+        if cell_w.sum() < 2:
+            break
+        weights = cell_w[px_cell]
+    return score  # type: ignore[no-any-return]
 
 
 def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,

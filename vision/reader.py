@@ -236,6 +236,11 @@ class BoardReader:
             u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())
+        for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):
+            del unary[c], best_ll[c]
+        if not unary:
+            raise BoardNotFoundError("found a grid but no tile on it was recognised; photograph the board from "
+                                     "closer, in even light")
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])
@@ -413,6 +418,36 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
             best = max(best, float(agree - missing))
     extra = max(0, len(cells) - len(ptiles) - int(cfg.get("prior_fit_new", 3)))
     return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
+
+
+def unrecognised_islands(best_ll: dict[tuple[int, int], float], limit: float) -> set[tuple[int, int]]:
+    """The cells of every group of edge-touching cells none of which was recognised (best
+    log-likelihood below ``limit``) when some other cell was: tiles are laid touching the board,
+    so a patch of "unknown tiles" apart from every recognised one is table (a glare spot, a
+    pattern, a cloth fold), while an unknown tile beside recognised ones (another expansion's)
+    stays. A board with no recognised cell is left alone."""
+    known = {c for c, v in best_ll.items() if v >= limit}
+    if not known:
+        return set()
+    seen: set[tuple[int, int]] = set()
+    out: set[tuple[int, int]] = set()
+    for start in best_ll:
+        if start in seen or start in known:
+            continue
+        group, stack, touches = [], [start], False
+        seen.add(start)
+        while stack:
+            c = stack.pop()
+            group.append(c)
+            for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)):
+                if n in known:
+                    touches = True
+                elif n in best_ll and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        if not touches:
+            out.update(group)
+    return out
 
 
 def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any]) -> bool:

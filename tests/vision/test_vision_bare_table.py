@@ -84,3 +84,33 @@ def test_cells_clearly_unlike_the_table_are_never_bare() -> None:
     forced = {"bare_rel_share": 10.0, "bare_ll_drop": -100.0, "fieldless_rel_green": 0.0}
     assert _occupied(img, grid, {"classify": {**forced, "bare_keep_score": 1e9}}) == set()
     assert _occupied(img, grid, {"classify": forced}) == tiles
+
+
+def _lamp_lit(img: np.ndarray, gain: float) -> np.ndarray:
+    """The photo under a lamp over the board's middle: brighter towards it, the ring of table
+    around the board (where the table's colours are learnt) stays as it was."""
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    d = np.hypot((yy - h / 2) / h, (xx - w / 2) / w)
+    g = 1 + gain * np.exp(-(d / 0.25) ** 2)
+    return np.clip(img * g[..., None], 0, 255).astype(np.uint8)
+
+
+def test_green_table_cells_under_a_lamp_are_not_tiles() -> None:
+    """On a green felt table every bare cell shows field green, so the first tile colours are
+    partly the table's; where a lamp lights the table brighter than the ring it was sampled on,
+    bare cells passed for tiles. The tile colours learnt again from the cells that are surely
+    tiles leave them out (without the refit two bare cells are read)."""
+    img, grid = _tan_table_photo((40, 95, 35), 1)
+    img = _lamp_lit(img, 0.9)
+    truth = {(int(c), int(r)) for r, c in zip(*np.nonzero(LAYOUT))}
+    assert _occupied(img, grid, {"classify": {"occupancy_refits": 0}}) != truth  # the case exists
+    assert _occupied(img, grid, {}) == truth
+
+
+@pytest.mark.parametrize("table", [(120, 175, 215), (60, 60, 60)])  # beige wood, grey: no refit
+def test_the_refit_leaves_other_tables_alone(table: tuple[int, int, int]) -> None:
+    """Off a green table hardly any green cell scores like the table, so the tile colours are
+    learnt once, as before."""
+    img, grid = _tan_table_photo(table, 1)
+    assert _occupied(img, grid, {}) == _occupied(img, grid, {"classify": {"occupancy_refits": 0}})

@@ -151,3 +151,16 @@ def test_real_topdown_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert carcam_main(["read", str(photo), "-o", str(out), "--overlay", str(tmp_path / "o.jpg"), "--score"]) == 0
     assert "Scores" in capsys.readouterr().out
     assert carcam_main(["score", str(out), "--lenient"]) == 0
+
+
+def test_a_patch_of_unrecognised_cells_apart_from_the_board_is_table() -> None:
+    """Tiles touch the board: unknown cells touching recognised ones stay (another expansion's
+    tiles), a group of unknown cells touching none is table (a glare spot) and is dropped."""
+    from vision.reader import unrecognised_islands
+    limit = -1.0
+    best = {(0, 0): 0.0, (1, 0): 0.0, (2, 0): -2.0, (2, 1): -2.0,  # board with an unknown tile beside it
+            (5, 5): -2.0, (5, 6): -3.0, (6, 6): -2.5,  # a patch of glare, apart
+            (0, 3): -2.0}  # touches nothing (diagonal neighbours do not count)
+    assert unrecognised_islands(best, limit) == {(5, 5), (5, 6), (6, 6), (0, 3)}
+    # nothing recognised anywhere: nothing to tell table from
+    assert unrecognised_islands({c: -2.0 for c in best}, limit) == set()
