@@ -237,10 +237,7 @@ class BoardReader:
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):
-            del unary[c], best_ll[c]
-        if not unary:
-            raise BoardNotFoundError("found a grid but no tile on it was recognised; photograph the board from "
-                                     "closer, in even light")
+            del unary[c], best_ll[c]  # recognised cells stay, so some cell always does
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])
