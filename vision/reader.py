@@ -18,7 +18,7 @@ import numpy as np
 from scorer import Kind, MeepleEntry, Position, Reading, State, TileEntry, load_catalog
 from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
-from scorer.geometry import SLOTS, rotate_cell, rotate_slot
+from scorer.geometry import EDGES, SLOTS, neighbour, rotate_cell, rotate_slot
 
 from .classify import classify_cells, shield_sign, table_samples, warp_board
 from .colours import to_lab
@@ -422,29 +422,20 @@ def unrecognised_islands(best_ll: dict[tuple[int, int], float], limit: float) ->
     log-likelihood below ``limit``) when some other cell was: tiles are laid touching the board,
     so a patch of "unknown tiles" apart from every recognised one is table (a glare spot, a
     pattern, a cloth fold), while an unknown tile beside recognised ones (another expansion's)
-    stays. A board with no recognised cell is left alone."""
-    known = {c for c, v in best_ll.items() if v >= limit}
-    if not known:
+    stays. A board with no recognised cell is left alone. (The cells reached from the
+    recognised ones through read cells stay; the others are the islands.)"""
+    stack = [c for c, v in best_ll.items() if v >= limit]
+    if not stack:
         return set()
-    seen: set[tuple[int, int]] = set()
-    out: set[tuple[int, int]] = set()
-    for start in best_ll:
-        if start in seen or start in known:
-            continue
-        group, stack, touches = [], [start], False
-        seen.add(start)
-        while stack:
-            c = stack.pop()
-            group.append(c)
-            for n in ((c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)):
-                if n in known:
-                    touches = True
-                elif n in best_ll and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        if not touches:
-            out.update(group)
-    return out
+    reached = set(stack)
+    while stack:
+        c = stack.pop()
+        for e in EDGES:
+            n = neighbour(c, e)
+            if n in best_ll and n not in reached:
+                reached.add(n)
+                stack.append(n)
+    return set(best_ll) - reached
 
 
 def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any]) -> bool:
