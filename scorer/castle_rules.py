@@ -69,7 +69,7 @@ from .errors import Conflict, FormatError, IllegalMoveError
 from .features import Feature
 from .formats import GameRecord, MeepleEntry, State, TileEntry, Turn
 from .game import TurnResult
-from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, SLOT_EDGE, Cell, neighbour
+from .geometry import EDGE_SLOTS, EDGES, FACING_SLOT, SLOT_EDGE, Cell, joined, neighbour
 from .scoring import Figure, OpenFeature, ScoreEvent, ScoreReport, majority, plural
 
 # ---------------------------------------------------------------------------------------------
@@ -318,18 +318,8 @@ def empty_regions(layout: Layout, filled: Iterable[Cell]) -> list[frozenset[Cell
     empty = set(layout.cells) - set(filled)
     out: list[frozenset[Cell]] = []
     while empty:
-        start = min(empty)
-        group = {start}
-        stack = [start]
-        empty.discard(start)
-        while stack:
-            c = stack.pop()
-            for e in EDGES:
-                n = neighbour(c, e)
-                if n in empty:
-                    empty.discard(n)
-                    group.add(n)
-                    stack.append(n)
+        group = joined({min(empty)}, empty)
+        empty -= group
         out.append(frozenset(group))
     out.sort(key=lambda g: (-len(g), min(g)))
     return out

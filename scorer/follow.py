@@ -69,7 +69,7 @@ from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
 from .game import Game
-from .geometry import EDGES, SLOTS, Cell, neighbour, rotate_cell, rotate_slot
+from .geometry import EDGES, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
 DEFAULT_TRUST = 0.8
@@ -1379,7 +1379,7 @@ def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
         return entries
     board = game.board
     if len(entries) <= max_gap:
-        reach = _joined(set(board.tiles), entries)
+        reach = joined(set(board.tiles), entries)
         out = {c: e for c, e in entries.items() if c in reach}
     else:
         def likelihood(c: Cell) -> tuple[int, int, float, int, int]:
@@ -1448,7 +1448,7 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
                                 f"neighbours; taken as {fixed.tile.name()} (rot {fixed.rot})")
                 out[c] = e = fixed
             claimed[e.tile.id or ""] += 1
-    reach = _joined(set(game.board.tiles), out)
+    reach = joined(set(game.board.tiles), out)
     for c in sorted(set(out) - reach):
         warnings.append(f"new tile at {list(c)} is not joined to the board; left out")
         del out[c]
@@ -1699,19 +1699,3 @@ def follow_states(states: Iterable[State | Reading], *, record: GameRecord | Non
 
 __all__ = ["Alternative", "Evidence", "EvidenceTotal", "FollowError", "FollowResult", "Transform", "align", "follow_states", "follow_step",
            "new_game", "same_tile", "start_record", "transform_state", "DEFAULT_TRUST", "MAX_GAP"]
-
-
-def _joined(board: set[Cell], cells: Iterable[Cell]) -> set[Cell]:
-    """The board's cells plus every one of ``cells`` joined to them by a chain of whole edges
-    (through other such cells)."""
-    reach = set(board)
-    pending = set(cells) - reach
-    grew = True
-    while grew:
-        grew = False
-        for c in list(pending):
-            if any(neighbour(c, d) in reach for d in EDGES):
-                reach.add(c)
-                pending.discard(c)
-                grew = True
-    return reach

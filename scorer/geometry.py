@@ -6,6 +6,7 @@ clockwise from the north-west corner; ``C`` (monastery) and ``I`` (inner segment
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 Cell = tuple[int, int]
@@ -51,6 +52,23 @@ def neighbour(cell: Cell, edge: str) -> Cell:
     """The cell across ``edge`` of ``cell``."""
     dx, dy = EDGE_STEP[edge]
     return (cell[0] + dx, cell[1] + dy)
+
+
+def joined(start: Iterable[Cell], cells: Iterable[Cell]) -> set[Cell]:
+    """The ``start`` cells plus every one of ``cells`` joined to them by a chain of whole edges
+    (through other such cells): what a board reaches, as tiles must be laid."""
+    reach = set(start)
+    free = set(cells) - reach
+    stack = list(reach)
+    while stack:
+        c = stack.pop()
+        for e in EDGES:
+            n = neighbour(c, e)
+            if n in free:
+                free.discard(n)
+                reach.add(n)
+                stack.append(n)
+    return reach
 
 
 def surrounding(cell: Cell) -> tuple[Cell, ...]:

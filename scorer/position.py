@@ -14,7 +14,7 @@ from .board import Board
 from .catalog import Kind, load_catalog
 from .errors import Conflict, IllegalBoardError
 from .formats import State
-from .geometry import EDGES, neighbour
+from .geometry import joined
 from .scoring import Figure, ScoreReport
 
 
@@ -78,16 +78,7 @@ class Position:
         tiles = self.board.tiles
         if not tiles or self.state.game == "castle":
             return []
-        start = next(iter(tiles))
-        seen = {start}
-        stack = [start]
-        while stack:
-            c = stack.pop()
-            for e in EDGES:
-                n = neighbour(c, e)
-                if n in tiles and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
+        seen = joined({next(iter(tiles))}, tiles)
         if len(seen) == len(tiles):
             return []
         # report the smaller part as the odd one out

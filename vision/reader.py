@@ -18,7 +18,7 @@ import numpy as np
 from scorer import Kind, MeepleEntry, Position, Reading, State, TileEntry, load_catalog
 from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
-from scorer.geometry import EDGES, SLOTS, neighbour, rotate_cell, rotate_slot
+from scorer.geometry import SLOTS, joined, rotate_cell, rotate_slot
 
 from .classify import classify_cells, shield_sign, table_samples, warp_board
 from .colours import to_lab
@@ -424,17 +424,10 @@ def unrecognised_islands(best_ll: dict[tuple[int, int], float], limit: float) ->
     pattern, a cloth fold), while an unknown tile beside recognised ones (another expansion's)
     stays. A board with no recognised cell is left alone. (The cells reached from the
     recognised ones through read cells stay; the others are the islands.)"""
-    stack = [c for c, v in best_ll.items() if v >= limit]
-    if not stack:
+    known = {c for c, v in best_ll.items() if v >= limit}
+    if not known:
         return set()
-    reached = set(stack)
-    while stack:
-        c = stack.pop()
-        for e in EDGES:
-            n = neighbour(c, e)
-            if n in best_ll and n not in reached:
-                reached.add(n)
-                stack.append(n)
+    reached = joined(known, best_ll)
     return set(best_ll) - reached
 
 

@@ -60,3 +60,11 @@ def test_bad_counts_and_duplicate_ids_fail() -> None:
         build_catalog({"base": {"tiles": [{"id": "Z", "count": 0, "segments": seg}]}})
     with pytest.raises(CatalogError, match="defined twice"):
         build_catalog({"base": {"tiles": [{"id": "Z", "count": 1, "segments": seg}] * 2}})
+
+
+def test_joined_reaches_through_whole_edges_only() -> None:
+    """The start cells plus the cells chained to them by whole edges; a corner touch joins nothing."""
+    from scorer.geometry import joined
+    cells = {(1, 0), (2, 0), (2, 1), (4, 0), (1, 1), (3, 2)}
+    assert joined({(0, 0)}, cells) == {(0, 0), (1, 0), (2, 0), (2, 1), (1, 1)}
+    assert joined(set(), cells) == set()
