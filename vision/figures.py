@@ -206,13 +206,17 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         m8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+        split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
         if big > 1 and spec.get("split_wide"):
             fill = stats[1:, 4] / np.maximum(stats[1:, 2] * stats[1:, 3], 1)
             odd = (stats[1:, 4] > a_hi * grid.pitch_px ** 2) | ((fill < float(cfg["min_fill"]))
                                                                 & (stats[1:, 4] >= a_lo * grid.pitch_px ** 2))
             if odd.any():
+                was_odd = np.isin(lab_img, 1 + np.nonzero(odd)[0])
                 m8 = _split_wide(m8, full & ~closed, lab_img, 1 + np.nonzero(odd)[0], big, k)
-            n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+                n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+                split = np.zeros(n, bool)
+                split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
         for i in range(1, n):
             x, y, w, h, a = (int(v) for v in stats[i])
             if a < 0.25 * a_lo * grid.pitch_px ** 2:
@@ -223,8 +227,11 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 if _contrast(lab, lab_img, i, (x, y, w, h), k) < float(spec["min_contrast"]):
                     continue
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
-            if b is not None and a_lo <= b.area <= a_hi:
-                masks.append((b, pts.astype(np.int32)))
+            if b is None or not a_lo <= b.area <= a_hi:
+                continue
+            if split[i] and _cell_tile(closed, grid, b.foot) < float(cfg.get("split_min_cell_tile", 0.0)):
+                continue  # what the table of this colour leaves in the layout's gaps and bays
+            masks.append((b, pts.astype(np.int32)))
     shadows = set(cfg.get("shadow_colours", ()))
     if shadows:
         out = _drop_shadows(masks, bgr.shape[:2], shadows, k, float(cfg["shadow_touch_frac"]))

@@ -265,3 +265,25 @@ def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
     assert cells == [(0, 2)]
     plain = {k: v for k, v in cfg["colours"]["blue"].items() if k != "split_wide"}
     assert find_figures(img, grid, board, dict(cfg, colours={"blue": plain}), ("blue",)) == []
+
+
+@pytest.mark.parametrize("colour, figure", [("red", (20, 20, 200)), ("yellow", (20, 210, 235))])
+def test_find_figures_sees_a_figure_touching_a_cloth_of_its_colour_in_a_bay(
+        colour: str, figure: tuple[int, int, int]) -> None:
+    """A red figure on a red tablecloth, at the edge of a bay where a tile is missing, merges
+    with the cloth into one component far too large for a figure: every player colour has its
+    cloth, so every colour's wide parts are taken out (seed 9014's five red knights were lost)."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 90))
+    cloth = tuple(int(0.8 * v) for v in figure)
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    board[250:350, 450:550] = False  # the bay: tile (4, 2) is missing
+    img[~board] = cloth
+    cv2.rectangle(img, (426, 290), (452, 322), figure, -1)  # on tile (3, 2), touching the bay
+    cv2.circle(img, (439, 282), 9, figure, -1)
+    blobs = find_figures(img, grid, board, cfg, (colour,))
+    assert [_foot_cell(grid, b) for b in blobs] == [(3, 2)]
+    assert all(b.features["cell_tile"] >= cfg["split_min_cell_tile"] for b in blobs)
+    plain = {k: v for k, v in cfg["colours"][colour].items() if k != "split_wide"}
+    assert find_figures(img, grid, board, dict(cfg, colours={colour: plain}), (colour,)) == []
