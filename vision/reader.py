@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,13 +93,18 @@ class BoardReader:
         work = img.work
         templates = self.templates(game, expansions)
         box = self.catalog.box(game, expansions)
-        attempts = []
         errors: list[BoardNotFoundError] = []
-        for grid, tilecol, lcfg in self._hypotheses(work, errors, sum(box.values())):
+
+        def attempt(h: tuple[Grid, np.ndarray, dict[str, Any]]) -> tuple[Any, ...] | BoardNotFoundError:
             try:
-                attempts.append(self._attempt(work, grid, tilecol, lcfg, templates, box, players, prior))
+                return self._attempt(work, h[0], h[1], h[2], templates, box, players, prior)
             except BoardNotFoundError as exc:
-                errors.append(exc)
+                return exc
+        # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
+        # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
+        done = self._map(attempt, self._hypotheses(work, errors, sum(box.values())))
+        attempts = [a for a in done if not isinstance(a, BoardNotFoundError)]
+        errors += [a for a in done if isinstance(a, BoardNotFoundError)]
         if not attempts:
             raise errors[0]
         _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, float(self.cfg["read"]["score_cells_power"]),
@@ -139,6 +145,14 @@ class BoardReader:
         return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0),
                           evidence=cell_evidence(unary, templates, (c0, r0)))
 
+    def _map(self, fn: Any, items: list[Any]) -> list[Any]:
+        """``[fn(x) for x in items]``, on up to ``read.threads`` threads (0: one per CPU)."""
+        n = int(self.cfg["read"].get("threads", 1)) or (os.cpu_count() or 1)
+        if n <= 1 or len(items) <= 1:
+            return [fn(x) for x in items]
+        with ThreadPoolExecutor(max_workers=min(n, len(items))) as pool:
+            return list(pool.map(fn, items))
+
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError],
                     box_tiles: int) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
@@ -151,13 +165,17 @@ class BoardReader:
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
         coarse: list[tuple[bool, Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
-        for variant in self.cfg.get("locate_variants", [{}]):
-            lcfg = {**self.cfg["locate"], **variant}
+        def located(lcfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray] | BoardNotFoundError:
             try:
-                cands, tilecol = locate_candidates(work, lcfg)
+                return locate_candidates(work, lcfg)
             except BoardNotFoundError as exc:
-                errors.append(exc)
+                return exc
+        lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
+        for lcfg, found in zip(lcfgs, self._map(located, lcfgs)):
+            if isinstance(found, BoardNotFoundError):
+                errors.append(found)
                 continue
+            cands, tilecol = found
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)
             by_count = g0 is None

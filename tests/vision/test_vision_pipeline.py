@@ -121,6 +121,15 @@ def test_reader_returns_a_valid_reading_on_a_synthetic_photo() -> None:
     assert over.shape[:2] == (1200, 1600)
 
 
+def test_grid_hypotheses_read_on_threads_give_the_same_reading() -> None:
+    """Hypotheses are located and classified side by side (read.threads); the reading must not
+    depend on it, nor on which thread finishes first."""
+    photo = _synth_photo(4243)
+    one = BoardReader({"read": {"threads": 1}}).read(photo.jpeg)
+    assert BoardReader({"read": {"threads": 3}}).read(photo.jpeg) == one
+    assert len(one.state.tiles) > 0
+
+
 def test_blank_photo_has_no_board() -> None:
     from vision.errors import BoardNotFoundError
     img = np.full((600, 800, 3), (200, 200, 200), np.uint8)
