@@ -292,7 +292,8 @@ class BoardReader:
                 slot: str | None = min((x for x in _SLOT_POS if x != "I"),
                                        key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
             else:
-                slot = _slot_under(t, fu, fv, b.lying, float(fcfg["stand_snap"]))
+                slot = _slot_under(t, fu, fv, b.lying, float(fcfg["stand_snap"]),
+                                   tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ())))
             if slot is None:
                 continue
             x, y, w, h = b.bbox
@@ -315,13 +316,17 @@ def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, f
     return tuple((float(x), float(y)) for x, y in q)  # type: ignore[return-value]
 
 
-def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.08) -> str | None:
+def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.08,
+                no_snap: tuple[Kind, ...] = ()) -> str | None:
     """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation).
 
     A lying figure is a farmer: it takes the nearest field. A standing figure on a field is moved
-    to the nearest road, city or monastery when that segment is within ``snap`` tile sides (about
-    half the depth of a figure's base: the base covers that much around the measured foot, and a
-    foot is measured only so well); farther away it stays a farmer, since farmers lie beside roads.
+    to the nearest other segment (a road, a monastery; not one of the ``no_snap`` kinds) when that
+    segment is within ``snap`` tile sides (about half the depth of a figure's base: the base
+    covers that much around the measured foot, and a foot is measured only so well); farther away
+    it stays a farmer, since farmers lie beside roads. A city is wide and its knight stands well
+    inside it, so a foot just outside a city (``no_snap``: the reader passes
+    ``figures.no_snap_kinds``) is a farmer's.
     Distances are to the label raster's cells (``segment_distance``), so a foot anywhere on a
     road cell is on the road. The slot is the segment's own slot nearest the foot: a centre slot
     of an edge for a city or road, ``C`` for a monastery, any slot of a field."""
@@ -335,7 +340,7 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
             seg_i = min(fields, key=lambda i: segment_distance(t.segments, i, fu, fv))
     elif seg_i < 0 or segs[seg_i].kind is Kind.FIELD:
         # a standing figure is not a farmer: take the nearest non-field segment when close
-        others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD]
+        others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD and sg.kind not in no_snap]
         if others:
             d = {i: segment_distance(t.segments, i, fu, fv) for i in others}
             j = min(others, key=d.__getitem__)

@@ -156,6 +156,31 @@ def test_slot_under_moves_a_standing_foot_just_off_a_road_onto_it() -> None:
     assert i is not None and t.tile.segments[i].kind is Kind.FIELD
 
 
+def test_slot_under_leaves_a_foot_just_outside_a_city_in_its_field() -> None:
+    """A knight stands well inside its wide city; a figure measured just outside the city's
+    wall is a farmer beside it (figures.no_snap_kinds), where the same distance beside a road
+    still makes a thief (on the synthetic tuning photos, not snapping into cities set 41 farmers
+    right and 6 knights wrong; the real photos' snaps were all onto roads)."""
+    from scorer.catalog import Kind as K
+    from vision.figures import segment_distance
+
+    cfg = load_config(None)
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["E"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # city cap on the north edge
+    snap = float(cfg["figures"]["stand_snap"])
+    no_snap = tuple(K(k) for k in cfg["figures"]["no_snap_kinds"])
+    city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
+    n = t.segments.shape[0]
+    ys = np.nonzero(t.segments[:, n // 2] == city)[0]
+    v = (ys.max() + 1) / n + 0.5 * snap  # half a snap below the city's lowest cell, mid-tile
+    assert 0 < segment_distance(t.segments, city, 0.5, v) <= snap
+    beside = t.tile.segment_index_on_board(_slot_under(t, 0.5, v, False, snap, no_snap), 0)
+    assert beside is not None and t.tile.segments[beside].kind is Kind.FIELD
+    snapped = t.tile.segment_index_on_board(_slot_under(t, 0.5, v, False, snap), 0)
+    assert snapped == city  # what snapping into the city would have read
+
+
 def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
     """The black underside of a blue figure is not a black figure; a black figure apart is."""
     cfg = load_config(None)["figures"]
