@@ -401,16 +401,24 @@ def figures_mask(shape: tuple[int, int], blobs: list[Blob]) -> np.ndarray:
     return m > 0
 
 
-def segment_distance(segments: np.ndarray, i: int, fu: float, fv: float) -> float:
-    """Distance (tile sides) from point (fu, fv) of a tile to segment ``i`` of its label raster.
+def segment_offset(segments: np.ndarray, i: int, fu: float, fv: float) -> tuple[float, float]:
+    """From point (fu, fv) of a tile to the nearest point of segment ``i`` of its label raster
+    (tile sides, (du, dv)); (inf, inf) when the tile has no such cell.
 
-    The raster is coarse (a road is about one cell wide), so the distance is to the cells' squares,
-    not to their centres: a foot anywhere on a road cell is on the road (distance 0)."""
+    The raster is coarse (a road is about one cell wide), so the nearest point is on the cells'
+    squares, not their centres: a foot anywhere on a road cell is on the road (offset 0)."""
     n = segments.shape[0]
     ys, xs = np.nonzero(segments == i)
     if not len(xs):
-        return float("inf")
+        return float("inf"), float("inf")
     half = 0.5 / n
-    dx = np.maximum(np.abs((xs + 0.5) / n - fu) - half, 0.0)
-    dy = np.maximum(np.abs((ys + 0.5) / n - fv) - half, 0.0)
-    return float(np.min(np.hypot(dx, dy)))
+    du = np.clip(fu, (xs + 0.5) / n - half, (xs + 0.5) / n + half) - fu
+    dv = np.clip(fv, (ys + 0.5) / n - half, (ys + 0.5) / n + half) - fv
+    k = int(np.argmin(np.hypot(du, dv)))
+    return float(du[k]), float(dv[k])
+
+
+def segment_distance(segments: np.ndarray, i: int, fu: float, fv: float) -> float:
+    """Distance (tile sides) from point (fu, fv) of a tile to segment ``i`` of its label raster
+    (see :func:`segment_offset`): 0 anywhere on the segment's cells."""
+    return float(np.hypot(*segment_offset(segments, i, fu, fv)))

@@ -27,7 +27,7 @@ from .compare import same_rotation
 from .config import load_config
 from .decode import decode
 from .errors import BoardNotFoundError
-from .figures import Blob, figures_mask, find_figures, segment_distance
+from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset
 from .load import load_image
 from .locate import Grid, locate_candidates, same_grid, tile_mask
 from .refine import refine_grid
@@ -292,8 +292,11 @@ class BoardReader:
                 slot: str | None = min((x for x in _SLOT_POS if x != "I"),
                                        key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
             else:
+                x, y, w, h = b.bbox  # the figure's middle lies up the camera's vertical from its foot
+                mu, mv = grid.to_board(np.array([[x + w / 2, y + h / 2]]))[0]
                 slot = _slot_under(t, fu, fv, b.lying, float(fcfg["stand_snap"]),
-                                   tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ())))
+                                   tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ())),
+                                   (float(mu - u), float(mv - v)), float(fcfg.get("snap_min_cos", 0.0)))
             if slot is None:
                 continue
             x, y, w, h = b.bbox
@@ -317,7 +320,8 @@ def _quad(inv: np.ndarray, c: tuple[int, int], s: float) -> tuple[tuple[float, f
 
 
 def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.08,
-                no_snap: tuple[Kind, ...] = ()) -> str | None:
+                no_snap: tuple[Kind, ...] = (), along: tuple[float, float] | None = None,
+                min_cos: float = 0.0) -> str | None:
     """The slot naming the segment under point (fu, fv) of a decoded tile (board orientation).
 
     A lying figure is a farmer: it takes the nearest field. A standing figure on a field is moved
@@ -326,7 +330,10 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     covers that much around the measured foot, and a foot is measured only so well); farther away
     it stays a farmer, since farmers lie beside roads. A city is wide and its knight stands well
     inside it, so a foot just outside a city (``no_snap``: the reader passes
-    ``figures.no_snap_kinds``) is a farmer's.
+    ``figures.no_snap_kinds``) is a farmer's. A standing foot is measured poorly along the
+    camera's vertical as it falls on the board (``along``, tile units: where the base meets the
+    tile hides behind the body) and well across it: the move must lie within ``min_cos``
+    (|cosine|) of that direction, else the foot was truly beside the road (a farmer).
     Distances are to the label raster's cells (``segment_distance``), so a foot anywhere on a
     road cell is on the road. The slot is the segment's own slot nearest the foot: a centre slot
     of an edge for a city or road, ``C`` for a monastery, any slot of a field."""
@@ -342,9 +349,9 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
         # a standing figure is not a farmer: take the nearest non-field segment when close
         others = [i for i, sg in enumerate(segs) if sg.kind is not Kind.FIELD and sg.kind not in no_snap]
         if others:
-            d = {i: segment_distance(t.segments, i, fu, fv) for i in others}
-            j = min(others, key=d.__getitem__)
-            if d[j] <= snap:
+            off = {i: segment_offset(t.segments, i, fu, fv) for i in others}
+            j = min(others, key=lambda i: np.hypot(*off[i]))
+            if np.hypot(*off[j]) <= snap and _along(off[j], along, min_cos):
                 seg_i = j
     if seg_i < 0:
         return None
@@ -355,6 +362,17 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     centre = [x for x in board_slots if x in ("N", "E", "S", "W")]
     pool = centre if (seg.kind in (Kind.CITY, Kind.ROAD) and centre) else board_slots
     return min(pool, key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
+
+
+def _along(move: tuple[float, float], direction: tuple[float, float] | None, min_cos: float) -> bool:
+    """Whether ``move`` lies within ``min_cos`` (|cosine|) of ``direction`` (either way); true
+    without a direction, for a null move or with ``min_cos`` 0."""
+    if direction is None or min_cos <= 0:
+        return True
+    a, b = float(np.hypot(*move)), float(np.hypot(*direction))
+    if a < 1e-9 or b < 1e-9:
+        return True
+    return abs(move[0] * direction[0] + move[1] * direction[1]) / (a * b) >= min_cos
 
 
 def _align_prior(prior: State, cells: set[tuple[int, int]]) -> dict[tuple[int, int], tuple[str, int]]:

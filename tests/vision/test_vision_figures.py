@@ -181,6 +181,26 @@ def test_slot_under_leaves_a_foot_just_outside_a_city_in_its_field() -> None:
     assert snapped == city  # what snapping into the city would have read
 
 
+def test_slot_under_snaps_a_standing_foot_only_along_the_camera_vertical() -> None:
+    """A standing figure's foot is measured poorly along the camera's vertical on the board (its
+    base hides behind its body) and well across it: a foot beside a road across the line of
+    sight is a farmer beside the road, the same foot off the road along it a thief on it."""
+    cfg = load_config(None)
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east: the road lies north-south of a foot above it
+    snap, min_cos = float(cfg["figures"]["stand_snap"]), float(cfg["figures"]["snap_min_cos"])
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    ys = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0]
+    v = ys.min() / t.segments.shape[0] - 0.5 * snap  # half a snap north of the road
+    along = _slot_under(t, 0.5, v, False, snap, (), (0.0, -0.3), min_cos)  # camera looks north-south
+    assert along in ("W", "E")
+    across = _slot_under(t, 0.5, v, False, snap, (), (0.3, 0.0), min_cos)  # camera looks west-east
+    i = t.tile.segment_index_on_board(across, 0)
+    assert i is not None and t.tile.segments[i].kind is Kind.FIELD
+    assert _slot_under(t, 0.5, v, False, snap, (), None, min_cos) in ("W", "E")  # no direction known
+
+
 def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
     """The black underside of a blue figure is not a black figure; a black figure apart is."""
     cfg = load_config(None)["figures"]
