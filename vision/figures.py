@@ -207,12 +207,15 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
         split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
+        cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):
             fill = stats[1:, 4] / np.maximum(stats[1:, 2] * stats[1:, 3], 1)
             odd = (stats[1:, 4] > a_hi * grid.pitch_px ** 2) | ((fill < float(cfg["min_fill"]))
                                                                 & (stats[1:, 4] >= a_lo * grid.pitch_px ** 2))
             if odd.any():
                 was_odd = np.isin(lab_img, 1 + np.nonzero(odd)[0])
+                cloth = lab[was_odd & ~closed]  # the table of this colour, off the tiles
+                cloth_lab = np.median(cloth, axis=0) if len(cloth) else None
                 m8 = _split_wide(m8, full & ~closed, lab_img, 1 + np.nonzero(odd)[0], big, k)
                 n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
                 split = np.zeros(n, bool)
@@ -229,7 +232,10 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is None or not a_lo <= b.area <= a_hi:
                 continue
-            if split[i] and _cell_tile(closed, grid, b.foot) < float(cfg.get("split_min_cell_tile", 0.0)):
+            if split[i] and (_cell_tile(closed, grid, b.foot) < float(cfg.get("split_min_cell_tile", 0.0)) or (
+                    cloth_lab is not None and float(np.linalg.norm(lab[pts[:, 1].astype(int), pts[:, 0].astype(int)]
+                                                                   .mean(axis=0) - cloth_lab))
+                    < float(cfg.get("split_min_contrast", 0.0)))):
                 continue  # what the table of this colour leaves in the layout's gaps and bays
             masks.append((b, pts.astype(np.int32)))
     shadows = set(cfg.get("shadow_colours", ()))
