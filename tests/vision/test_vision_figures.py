@@ -294,10 +294,12 @@ def test_find_figures_ignores_flash_lit_grass_but_sees_a_yellow_figure() -> None
 
 def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
     """A blue figure at the board's edge merges with a blue tablecloth into one component far
-    too large for a figure; the cloth (wider than any figure) is taken out and the figure stays."""
+    too large for a figure; the cloth (wider than any figure) is taken out and the figure stays.
+    The cloth is a darker blue than the paint: a part of the cloth's own colour is cloth
+    (figures.split_min_contrast), as a dark red table seen through a layout's holes is."""
     cfg = load_config(None)["figures"]
     img, grid = _board_image(None, (40, 150, 90))
-    cloth = (150, 60, 20)
+    cloth = (120, 40, 10)
     img[:, :50] = cloth
     img[:, 550:] = cloth
     img[:50] = cloth
