@@ -213,10 +213,11 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             odd = (stats[1:, 4] > a_hi * grid.pitch_px ** 2) | ((fill < float(cfg["min_fill"]))
                                                                 & (stats[1:, 4] >= a_lo * grid.pitch_px ** 2))
             if odd.any():
-                was_odd = np.isin(lab_img, 1 + np.nonzero(odd)[0])
+                odd_ids = 1 + np.nonzero(odd)[0]
+                was_odd = np.isin(lab_img, odd_ids)
                 cloth = lab[was_odd & ~closed]  # the table of this colour, off the tiles
                 cloth_lab = np.median(cloth, axis=0) if len(cloth) else None
-                m8 = _split_wide(m8, full & ~closed, lab_img, 1 + np.nonzero(odd)[0], big, k)
+                m8 = _split_wide(m8, full & ~closed, lab_img, odd_ids, big, k)
                 n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
                 split = np.zeros(n, bool)
                 split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
@@ -232,12 +233,10 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is None or not a_lo <= b.area <= a_hi:
                 continue
-            if split[i] and (_cell_tile(closed, grid, b.foot) < float(cfg.get("split_min_cell_tile", 0.0)) or (
-                    cloth_lab is not None and float(np.linalg.norm(lab[pts[:, 1].astype(int), pts[:, 0].astype(int)]
-                                                                   .mean(axis=0) - cloth_lab))
-                    < float(cfg.get("split_min_contrast", 0.0)))):
-                continue  # what the table of this colour leaves in the layout's gaps and bays
-            masks.append((b, pts.astype(np.int32)))
+            pix = pts.astype(np.int32)
+            if split[i] and _cloth_part(b, lab[pix[:, 1], pix[:, 0]], closed, grid, cloth_lab, cfg):
+                continue
+            masks.append((b, pix))
     shadows = set(cfg.get("shadow_colours", ()))
     if shadows:
         out = _drop_shadows(masks, bgr.shape[:2], shadows, k, float(cfg["shadow_touch_frac"]))
@@ -246,6 +245,18 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     for b in out:
         b.features["cell_tile"] = _cell_tile(closed, grid, b.foot)
     return out
+
+
+def _cloth_part(b: Blob, colours: np.ndarray, closed: np.ndarray, grid: Grid, cloth_lab: np.ndarray | None,
+                cfg: dict[str, Any]) -> bool:
+    """Whether a part left of a split component (:func:`_split_wide`) is what the table of the
+    figure's colour leaves in the layout's gaps and bays, not a figure: its foot's cell is less
+    than ``split_min_cell_tile`` tile, or its mean colour (``colours``: its pixels' Lab) lies
+    within ``split_min_contrast`` of the cloth's (``cloth_lab``)."""
+    if _cell_tile(closed, grid, b.foot) < float(cfg.get("split_min_cell_tile", 0.0)):
+        return True
+    return cloth_lab is not None and float(np.linalg.norm(colours.mean(axis=0) - cloth_lab)) < float(
+        cfg.get("split_min_contrast", 0.0))
 
 
 def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.ndarray, big: int, k: int) -> np.ndarray:

@@ -94,15 +94,10 @@ class BoardReader:
         templates = self.templates(game, expansions)
         box = self.catalog.box(game, expansions)
         errors: list[BoardNotFoundError] = []
-
-        def attempt(h: tuple[Grid, np.ndarray, dict[str, Any]]) -> tuple[Any, ...] | BoardNotFoundError:
-            try:
-                return self._attempt(work, h[0], h[1], h[2], templates, box, players, prior)
-            except BoardNotFoundError as exc:
-                return exc
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
-        done = self._map(attempt, self._hypotheses(work, errors, sum(box.values())))
+        done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior),
+                         self._hypotheses(work, errors, sum(box.values())))
         attempts = [a for a in done if not isinstance(a, BoardNotFoundError)]
         errors += [a for a in done if isinstance(a, BoardNotFoundError)]
         if not attempts:
@@ -146,12 +141,19 @@ class BoardReader:
                           evidence=cell_evidence(unary, templates, (c0, r0)))
 
     def _map(self, fn: Any, items: list[Any]) -> list[Any]:
-        """``[fn(x) for x in items]``, on up to ``read.threads`` threads (0: one per CPU)."""
+        """``[fn(x) for x in items]``, on up to ``read.threads`` threads (0: one per CPU); an item
+        whose ``fn`` raises :class:`BoardNotFoundError` gets that error in its place (one grid
+        hypothesis failing does not end the reading)."""
+        def caught(x: Any) -> Any:
+            try:
+                return fn(x)
+            except BoardNotFoundError as exc:
+                return exc
         n = int(self.cfg["read"].get("threads", 1)) or (os.cpu_count() or 1)
         if n <= 1 or len(items) <= 1:
-            return [fn(x) for x in items]
+            return [caught(x) for x in items]
         with ThreadPoolExecutor(max_workers=min(n, len(items))) as pool:
-            return list(pool.map(fn, items))
+            return list(pool.map(caught, items))
 
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError],
                     box_tiles: int) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
@@ -165,13 +167,8 @@ class BoardReader:
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
         coarse: list[tuple[bool, Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
-        def located(lcfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray] | BoardNotFoundError:
-            try:
-                return locate_candidates(work, lcfg)
-            except BoardNotFoundError as exc:
-                return exc
         lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
-        for lcfg, found in zip(lcfgs, self._map(located, lcfgs)):
+        for lcfg, found in zip(lcfgs, self._map(lambda c: locate_candidates(work, c), lcfgs)):
             if isinstance(found, BoardNotFoundError):
                 errors.append(found)
                 continue
@@ -279,8 +276,11 @@ class BoardReader:
         measured and lost more figures than it gained.)"""
         fcfg = self.cfg["figures"]
         tile_frac = float(fcfg.get("unknown_tile_frac", 2.0))
+        snap, min_cos = float(fcfg["stand_snap"]), float(fcfg.get("snap_min_cos", 0.0))
+        no_snap = tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ()))
         out = []
         for b in blobs:
+            x, y, w, h = b.bbox
             u, v = grid.to_board(np.array([b.foot]))[0]
             cell = (int(np.floor(u)), int(np.floor(v)))
             t = chosen.get(cell)
@@ -292,14 +292,11 @@ class BoardReader:
                 slot: str | None = min((x for x in _SLOT_POS if x != "I"),
                                        key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
             else:
-                x, y, w, h = b.bbox  # the figure's middle lies up the camera's vertical from its foot
+                # the figure's middle lies up the camera's vertical from its foot
                 mu, mv = grid.to_board(np.array([[x + w / 2, y + h / 2]]))[0]
-                slot = _slot_under(t, fu, fv, b.lying, float(fcfg["stand_snap"]),
-                                   tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ())),
-                                   (float(mu - u), float(mv - v)), float(fcfg.get("snap_min_cos", 0.0)))
+                slot = _slot_under(t, fu, fv, b.lying, snap, no_snap, (float(mu - u), float(mv - v)), min_cos)
             if slot is None:
                 continue
-            x, y, w, h = b.bbox
             quad = ((x * s, y * s), ((x + w) * s, y * s), ((x + w) * s, (y + h) * s), (x * s, (y + h) * s))
             out.append(MeepleEntry(b.colour, (cell[0] - c0, cell[1] - r0), slot, round(b.confidence, 4), quad))
         return out
