@@ -191,7 +191,11 @@ class BoardReader:
             # must beat every variant's first, sub-tile cells can pass for tiles)
             extra += [(sc, sc - cands[0][0], grid.pitch_px > cands[0][1].pitch_px / 1.5,
                        grid, tilecol, lcfg) for sc, grid in cands[1:]]
-        out = [(g, t, c) for _, g, t, c in first]
+        out: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+        for _, g, t, c in first:
+            # the variants mostly agree: the same grid is classified once (the first variant's)
+            if not any(same_grid(g, h) for h, _, _ in out):
+                out.append((g, t, c))
         # a first grid in blocks whose double is another variant's first is not classified
         # (it would be 4 times the cells: the most expensive attempt, and most likely wrong)
         out = [(g, t, c) for g, t, c in out if g.blocks > split_max or not any(
