@@ -173,21 +173,35 @@ def _fit_vp(segs: np.ndarray, w: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v)
 
 
+def _angle_errs(segs: np.ndarray, vs: np.ndarray) -> np.ndarray:
+    """:func:`_angle_err` of every segment for each point of ``vs`` (K, 3): (K, N), in one pass."""
+    m = (segs[:, :2] + segs[:, 2:]) / 2
+    d = segs[:, 2:] - segs[:, :2]
+    at_inf = np.abs(vs[:, 2]) < 1e-12
+    den = np.where(at_inf, 1.0, vs[:, 2])
+    t = np.where(at_inf[:, None, None], vs[:, None, :2], vs[:, None, :2] / den[:, None, None] - m[None])
+    cross = np.abs(d[None, :, 0] * t[..., 1] - d[None, :, 1] * t[..., 0])
+    dot = np.abs((d[None] * t).sum(-1))
+    return np.arctan2(cross, dot)
+
+
 def _ransac_vp(segs: np.ndarray, w: np.ndarray, tol: float, iters: int, rng: np.random.Generator) -> np.ndarray:
+    """The vanishing point that most segment length agrees with (within ``tol`` radians): of
+    ``iters`` points where two random segments' lines (drawn by length ``w``) meet, the best
+    (the first of equals), refitted on its inliers. The candidates are scored all at once, so
+    that the grid hypotheses' threads do not queue for the interpreter."""
     L = _lines(segs)
-    best, best_score = None, -1.0
     n = len(segs)
     p = w / w.sum()
-    for _ in range(iters):
-        i, j = rng.choice(n, 2, replace=False, p=p)
-        v = np.cross(L[i], L[j])
-        nv = np.linalg.norm(v)
-        if nv < 1e-12:
-            continue
-        v = v / nv
-        score = w[_angle_err(segs, v) < tol].sum()
-        if score > best_score:
-            best, best_score = v, score
+    pairs = np.array([rng.choice(n, 2, replace=False, p=p) for _ in range(iters)]).reshape(-1, 2)
+    vs = np.cross(L[pairs[:, 0]], L[pairs[:, 1]])
+    nv = np.linalg.norm(vs, axis=1)
+    vs = vs[nv >= 1e-12] / nv[nv >= 1e-12, None]
+    best = None
+    if len(vs):
+        inliers = _angle_errs(segs, vs) < tol
+        scores = np.array([w[row].sum() for row in inliers])
+        best = vs[int(np.argmax(scores))]
     if best is None:
         best = _fit_vp(segs, w)
     for _ in range(3):
@@ -274,21 +288,30 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
         pitches = np.array(grid_p)
     else:
         pitches = np.arange(pmin, max(pmin + step, pmax), step)
-    best_ph = np.zeros(len(pitches))
-    best_sc = np.full(len(pitches), -np.inf)
-    best_mean = np.full(len(pitches), -np.inf)
-    for j, p in enumerate(pitches):
-        phases = np.arange(0.0, p, 0.5)
-        ks = np.arange(-1, int(n / p) + 2)
-        pos = phases[:, None] + ks[None, :] * p
-        ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
-        seam = _lerp(prof, pos)
-        mid = _lerp(prof, pos + p / 2)
-        cnt = ok.sum(1)
-        mean = np.where(cnt >= min_teeth, ((seam - mid) * ok).sum(1) / np.maximum(cnt, 1), -np.inf)
-        sc = mean * np.maximum(cnt, 1) ** teeth_power
-        i = int(np.argmax(sc))
-        best_ph[j], best_sc[j], best_mean[j] = phases[i], sc[i], mean[i]
+    # every (pitch, phase) row and its teeth in one flat array: one pass of a few large numpy
+    # operations instead of a Python loop over the pitches (this runs a dozen times per photo,
+    # and large operations let the grid hypotheses' threads run side by side)
+    n_ph = np.ceil(pitches / 0.5).astype(np.intp)  # phases 0, 0.5, .. below the pitch
+    n_k = (n / pitches).astype(np.intp) + 3  # teeth k = -1 .. int(n / p) + 1
+    row_pitch = np.repeat(np.arange(len(pitches)), n_ph)
+    first_row = np.r_[0, np.cumsum(n_ph)[:-1]]
+    row_phase = (np.arange(len(row_pitch)) - first_row[row_pitch]) * 0.5
+    row_len = n_k[row_pitch]
+    row_start = np.r_[0, np.cumsum(row_len)[:-1]]
+    elem_row = np.repeat(np.arange(len(row_pitch)), row_len)
+    p_e = pitches[row_pitch][elem_row]
+    pos = row_phase[elem_row] + (np.arange(len(elem_row)) - row_start[elem_row] - 1) * p_e
+    ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
+    diff = np.where(ok, _lerp(prof, pos) - _lerp(prof, pos + p_e / 2), 0.0)
+    cnt = np.add.reduceat(ok.astype(np.intp), row_start)
+    mean = np.where(cnt >= min_teeth, np.add.reduceat(diff, row_start) / np.maximum(cnt, 1), -np.inf)
+    sc = mean * np.maximum(cnt, 1) ** teeth_power
+    # per pitch, its first phase of the best score
+    top = np.maximum.reduceat(sc, first_row)
+    hit = np.flatnonzero(sc == top[row_pitch])
+    _, first_hit = np.unique(row_pitch[hit], return_index=True)
+    best = hit[first_hit]
+    best_ph, best_sc, best_mean = row_phase[best], sc[best], mean[best]
     return pitches, best_ph, best_sc, best_mean
 
 

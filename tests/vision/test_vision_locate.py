@@ -500,3 +500,51 @@ def test_a_grid_both_locate_variants_find_is_classified_once(monkeypatch: pytest
     monkeypatch.setattr("vision.reader.locate_candidates", candidates)
     two = BoardReader(config={"locate_variants": [{}, {"novelty": False}], "read": {"max_attempts": 3}})
     assert [g for g, _, _ in two._hypotheses(np.zeros((10, 10, 3), np.uint8), [], 72)] == [first]
+
+
+def _comb_by_pitch(profile: np.ndarray, pitches: np.ndarray, min_teeth: float, power: float) -> tuple[np.ndarray, ...]:
+    """The seam comb written plainly, one pitch at a time (the reference for :func:`_comb`)."""
+    n = len(profile)
+    nz = np.nonzero(profile > 0.05 * profile.max())[0]
+    lo, hi = float(nz[0]), float(nz[-1])
+    prof = profile - np.median(profile[int(lo):int(hi) + 1])
+    out = []
+    for p in pitches:
+        best = (0.0, -np.inf, -np.inf)
+        for ph in np.arange(0.0, p, 0.5):
+            pos = ph + np.arange(-1, int(n / p) + 2) * p
+            pos = pos[(pos >= lo - 2) & (pos <= hi + 2)]
+            if len(pos) < min_teeth:
+                continue
+            mean = float((np.interp(pos, np.arange(n), prof) - np.interp(pos + p / 2, np.arange(n), prof)).mean())
+            if mean * len(pos) ** power > best[1]:
+                best = (float(ph), mean * len(pos) ** power, mean)
+        out.append(best)
+    return tuple(np.array(c) for c in zip(*out))
+
+
+def test_the_comb_scores_every_pitch_and_phase_as_one_pitch_at_a_time() -> None:
+    """:func:`_comb` scores all pitches and phases in one flat pass (a loop over pitches kept the
+    two locate threads queueing for the interpreter: 12 MP reads took 1.7 s, now 1.2 s); it must
+    give what the plain loop gives: each pitch's best phase, score and mean contrast."""
+    rng = np.random.default_rng(5)
+    for n in (300, 611):
+        profile = np.abs(rng.normal(0.0, 1.0, n))
+        profile[:17] = 0.0  # the board starts a little way in
+        profile[40::53] += 4.0  # seams every 53 px
+        for lo, hi, kw in ((36.0, 0.9 * n / 3, {"rel_step": 0.01}), (51.0, 55.0, {"step": 0.2})):
+            pitches, phase, score, mean = _comb(profile, lo, hi, 3.0, 0.5, **kw)
+            ref = _comb_by_pitch(profile, pitches, 3.0, 0.5)
+            assert np.allclose(phase, ref[0]) and np.allclose(score, ref[1]) and np.allclose(mean, ref[2])
+            if "step" in kw:
+                assert abs(pitches[int(np.argmax(score))] - 53.0) < 0.5
+
+
+def test_vanishing_point_candidates_are_scored_as_one_at_a_time() -> None:
+    """:func:`_angle_errs` (all RANSAC candidates at once) equals :func:`_angle_err` per point,
+    points at infinity included."""
+    from vision.locate import _angle_err, _angle_errs
+    rng = np.random.default_rng(2)
+    segs = rng.uniform(0.0, 1.0, (50, 4))
+    vs = np.r_[rng.normal(0.0, 1.0, (6, 3)), [[1.0, 0.5, 0.0]]]
+    assert np.allclose(_angle_errs(segs, vs), np.stack([_angle_err(segs, v) for v in vs]))
