@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -987,6 +988,21 @@ def block_phase(on: np.ndarray, origin: tuple[int, int], k: int) -> list[tuple[f
             _, counts = np.unique(np.c_[bx, by], axis=0, return_counts=True)
             out.append((float((counts < k * k).sum()) / max(1, len(counts)), a, b))
     return sorted(out)
+
+
+def coarser_grid(grid: Grid, cells: Iterable[tuple[int, int]], k: int) -> Grid:
+    """``grid`` with every ``k``-th of its lines, grouped so that the ``cells`` read on it fill
+    whole k x k blocks (:func:`block_phase`): the grid a grid of 1/k of the tile pitch splits.
+    The reader builds it when a grid reads more cells than the box has tiles."""
+    cs = np.array(sorted(cells))
+    (c0, r0), (c1, r1) = cs.min(0), cs.max(0)
+    on = np.zeros((r1 - r0 + 1, c1 - c0 + 1), dtype=bool)
+    on[cs[:, 1] - r0, cs[:, 0] - c0] = True
+    _, a, b = block_phase(on, (int(c0), int(r0)), k)[0]
+    H = np.array([[1.0 / k, 0.0, -a / k], [0.0, 1.0 / k, -b / k], [0.0, 0.0, 1.0]]) @ grid.H
+    cols = range(int(np.floor((grid.cols.start - a) / k)), int(np.ceil((grid.cols.stop - a) / k)))
+    rows = range(int(np.floor((grid.rows.start - b) / k)), int(np.ceil((grid.rows.stop - b) / k)))
+    return Grid(H=H, cols=cols, rows=rows, pitch_px=grid_pitch(H, cols, rows))
 
 
 def _coarse_from_lines(first: tuple[float, ...], rc: _Rectified, chk: _Check,

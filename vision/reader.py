@@ -29,7 +29,7 @@ from .decode import decode
 from .errors import BoardNotFoundError
 from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset
 from .load import load_image
-from .locate import Grid, locate_candidates, same_grid, tile_mask
+from .locate import Grid, coarser_grid, locate_candidates, same_grid, tile_mask
 from .refine import refine_grid
 from .templates import Template, build_templates
 
@@ -96,14 +96,30 @@ class BoardReader:
         errors: list[BoardNotFoundError] = []
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
+        hypotheses = self._hypotheses(work, errors, sum(box.values()))
         done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior),
-                         self._hypotheses(work, errors, sum(box.values())))
-        attempts = [a for a in done if not isinstance(a, BoardNotFoundError)]
+                         hypotheses)
+        tried = [(a, h) for a, h in zip(done, hypotheses) if not isinstance(a, BoardNotFoundError)]
         errors += [a for a in done if isinstance(a, BoardNotFoundError)]
-        if not attempts:
+        if not tried:
             raise errors[0]
-        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, float(self.cfg["read"]["score_cells_power"]),
-                                                             prior, templates, self.cfg["decode"])
+        power = float(self.cfg["read"]["score_cells_power"])
+        # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
+        # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
+        # comb and the check thought of that pitch
+        for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
+            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
+            if len(best[3]) <= sum(box.values()):
+                break
+            _, tilecol, hcfg = next(h for a, h in tried if a is best)
+            coarse = coarser_grid(best[1], best[3], 2)
+            try:
+                tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior),
+                              (coarse, tilecol, hcfg)))
+            except BoardNotFoundError:
+                break
+        attempts = [a for a, _ in tried]
+        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, power, prior, templates, self.cfg["decode"])
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)

@@ -548,3 +548,22 @@ def test_vanishing_point_candidates_are_scored_as_one_at_a_time() -> None:
     segs = rng.uniform(0.0, 1.0, (50, 4))
     vs = np.r_[rng.normal(0.0, 1.0, (6, 3)), [[1.0, 0.5, 0.0]]]
     assert np.allclose(_angle_errs(segs, vs), np.stack([_angle_err(segs, v) for v in vs]))
+
+
+def test_coarser_grid_groups_the_cells_read_into_whole_blocks() -> None:
+    """A grid of half the tile pitch whose board cells fill 2 x 2 blocks starting at odd columns
+    and even rows: every second line, those blocks become the coarser grid's cells."""
+    from vision.locate import Grid, coarser_grid
+
+    fine = Grid(H=np.array([[1 / 25, 0, 0], [0, 1 / 25, 0], [0, 0, 1.0]]), cols=range(0, 12), rows=range(0, 10),
+                pitch_px=25.0)
+    cells = {(c, r) for c0, r0 in ((1, 0), (3, 0), (3, 2), (5, 2), (7, 6)) for c in (c0, c0 + 1) for r in (r0, r0 + 1)}
+    coarse = coarser_grid(fine, cells, 2)
+    assert coarse.pitch_px == pytest.approx(50.0)
+    # the fine cells (1..2, 0..1) are one coarse cell, and so is each other block
+    for c0, r0 in ((1, 0), (3, 0), (3, 2), (5, 2), (7, 6)):
+        centres = np.array([[(c + 0.5) * 25, (r + 0.5) * 25] for c in (c0, c0 + 1) for r in (r0, r0 + 1)])
+        got = {tuple(int(v) for v in np.floor(p)) for p in coarse.to_board(centres)}
+        assert len(got) == 1
+        (cell,) = got
+        assert cell[0] in coarse.cols and cell[1] in coarse.rows
