@@ -107,10 +107,12 @@ class BoardReader:
         # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
+        coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
-            if len(best[3]) <= sum(box.values()):
-                break
+            if len(best[3]) <= sum(box.values()) or any(best is a for a in coarsened):
+                break  # (a coarser grid that lost is not read again)
+            coarsened.append(best)
             _, tilecol, hcfg = next(h for a, h in tried if a is best)
             coarse = coarser_grid(best[1], best[3], 2)
             try:
@@ -207,11 +209,7 @@ class BoardReader:
             # must beat every variant's first, sub-tile cells can pass for tiles)
             extra += [(sc, sc - cands[0][0], grid.pitch_px > cands[0][1].pitch_px / 1.5,
                        grid, tilecol, lcfg) for sc, grid in cands[1:]]
-        out: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
-        for _, g, t, c in first:
-            # the variants mostly agree: the same grid is classified once (the first variant's)
-            if not any(same_grid(g, h) for h, _, _ in out):
-                out.append((g, t, c))
+        out = [(g, t, c) for _, g, t, c in first]
         # a first grid in blocks whose double is another variant's first is not classified
         # (it would be 4 times the cells: the most expensive attempt, and most likely wrong)
         out = [(g, t, c) for g, t, c in out if g.blocks > split_max or not any(

@@ -481,27 +481,6 @@ def test_novelty_is_trusted_when_the_table_colour_it_drops_is_speckle() -> None:
     assert not trust_novelty(tiles & ~patch, patch, {**cfg, "novelty_max_cover": 0.9})
 
 
-def test_a_grid_both_locate_variants_find_is_classified_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The locate variants mostly agree on their first grid; classifying it twice cost a whole
-    attempt (a third of a 12 MP photo's read time) for the same reading."""
-    from vision.locate import Grid
-    from vision.reader import BoardReader
-
-    def grid(pitch: float) -> Grid:
-        H = np.array([[1 / pitch, 0, 0], [0, 1 / pitch, 0], [0, 0, 1]])
-        return Grid(H=H, cols=range(0, 8), rows=range(0, 8), pitch_px=pitch, blocks=0.9, board_cells=40)
-
-    first, same, other = grid(50.0), grid(50.5), grid(80.0)
-    tilecol = np.zeros((10, 10), dtype=bool)
-
-    def candidates(work: np.ndarray, cfg: dict) -> tuple[list[tuple[float, Grid]], np.ndarray]:
-        return ([(0.2, first)] if cfg.get("novelty", True) else [(0.3, same), (0.1, other)]), tilecol
-
-    monkeypatch.setattr("vision.reader.locate_candidates", candidates)
-    two = BoardReader(config={"locate_variants": [{}, {"novelty": False}], "read": {"max_attempts": 3}})
-    assert [g for g, _, _ in two._hypotheses(np.zeros((10, 10, 3), np.uint8), [], 72)] == [first]
-
-
 def _comb_by_pitch(profile: np.ndarray, pitches: np.ndarray, min_teeth: float, power: float) -> tuple[np.ndarray, ...]:
     """The seam comb written plainly, one pitch at a time (the reference for :func:`_comb`)."""
     n = len(profile)
