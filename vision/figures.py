@@ -167,11 +167,24 @@ def _field_hue(hsv: np.ndarray, board: np.ndarray, cfg: dict[str, Any]) -> float
     return float(np.median(hsv[..., 0][g]))
 
 
+def _remember(memo: dict[Any, Any] | None, key: Any, make: Any) -> Any:
+    """``make()``, kept in ``memo`` under ``key`` when a memo is given (see :func:`find_figures`)."""
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
 def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[str, Any],
-                 colours: tuple[str, ...] | None = None) -> list[Blob]:
-    """Figure blobs on or next to the tiles: colour, foot (work px), standing or lying."""
-    blur = cv2.GaussianBlur(bgr, (5, 5), 0)
-    hsv = cv2.cvtColor(blur, cv2.COLOR_BGR2HSV)
+                 colours: tuple[str, ...] | None = None, memo: dict[Any, Any] | None = None) -> list[Blob]:
+    """Figure blobs on or next to the tiles: colour, foot (work px), standing or lying.
+
+    ``memo``: a dict shared by the calls on one photo (one per grid hypothesis), keeping what
+    does not depend on the grid (the colour masks, the field's colour); it holds on to
+    ``board_mask`` by identity, so it must not outlive the photo's masks."""
+    blur = _remember(memo, "blur", lambda: cv2.GaussianBlur(bgr, (5, 5), 0))
+    hsv = _remember(memo, "hsv", lambda: cv2.cvtColor(blur, cv2.COLOR_BGR2HSV))
     cam = camera_from_grid(grid, bgr.shape[:2], cfg)
     tile = float(cfg["tile_mm"])
     fig_h, fig_t = float(cfg["height_mm"]) / tile, float(cfg["thickness_mm"]) / tile
@@ -179,7 +192,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
     big = int(grid.pitch_px * float(cfg.get("wide_frac", 0.0)))
     closed, near = _near_board(board_mask, grid.pitch_px, k, float(cfg.get("hole_frac", 0.0)))
-    lab = cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32)  # for the field and contrast rules
+    # for the field and contrast rules
+    lab = _remember(memo, "lab", lambda: cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32))
     fieldmask = None
     local_d: np.ndarray | None = None
     field_hue: float | None = None
@@ -188,11 +202,11 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     for name, spec in cfg["colours"].items():
         if colours is not None and name not in colours:
             continue
-        full = colour_mask(hsv, spec)
+        full = _remember(memo, ("colour", name), lambda spec=spec: colour_mask(hsv, spec))
         m = full & near
         if spec.get("not_field"):
             if fieldmask is None:
-                fieldmask = _field_exclusion(lab, hsv, board_mask, cfg)
+                fieldmask = _remember(memo, ("field", id(board_mask)), lambda: _field_exclusion(lab, hsv, board_mask, cfg))
             excl = fieldmask
             if "local_contrast" in spec:
                 if local_d is None:
@@ -201,7 +215,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             m &= ~excl
         if "below_field_hue" in spec:
             if field_hue is None:
-                field_hue = _field_hue(hsv, board_mask, cfg)
+                field_hue = _remember(memo, ("hue", id(board_mask)), lambda: _field_hue(hsv, board_mask, cfg))
             m &= hsv[..., 0].astype(int) <= field_hue - float(spec["below_field_hue"])
         m8 = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
         m8 = cv2.morphologyEx(m8, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))

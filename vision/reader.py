@@ -97,7 +97,8 @@ class BoardReader:
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
         hypotheses = self._hypotheses(work, errors, sum(box.values()))
-        done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior),
+        memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
+        done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
                          hypotheses)
         tried = [(a, h) for a, h in zip(done, hypotheses) if not isinstance(a, BoardNotFoundError)]
         errors += [a for a in done if isinstance(a, BoardNotFoundError)]
@@ -116,7 +117,7 @@ class BoardReader:
             _, tilecol, hcfg = next(h for a, h in tried if a is best)
             coarse = coarser_grid(best[1], best[3], 2)
             try:
-                tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior),
+                tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior, memo),
                               (coarse, tilecol, hcfg)))
             except BoardNotFoundError:
                 break
@@ -234,13 +235,13 @@ class BoardReader:
 
     def _attempt(self, work: np.ndarray, grid: Grid, tilecol: np.ndarray, lcfg: dict[str, Any],
                  templates: list[Template], box: dict[str, int], players: tuple[str, ...] | list[str] | None,
-                 prior: State | None) -> tuple[Any, ...]:
+                 prior: State | None, memo: dict[Any, Any] | None = None) -> tuple[Any, ...]:
         """One grid hypothesis classified and decoded; returns it with its score: cells read with
         confidence, less those in doubt, less twice the edges that do not match. A wrong pitch
         leaves cells unrecognised or contradicting their neighbours, so it scores low."""
         grid = refine_grid(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), grid, tilecol, self.cfg.get("refine", {}))
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
-                             tuple(players) if players else None)
+                             tuple(players) if players else None, memo)
         ignore = figures_mask(work.shape[:2], blobs)
         ccfg = self.cfg["classify"]
         patch = int(ccfg["patch"])

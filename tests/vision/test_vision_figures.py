@@ -349,3 +349,16 @@ def test_find_figures_leaves_out_a_blob_smaller_than_any_view_of_a_meeple() -> N
         cv2.rectangle(img, (290, 280), (290 + w - 1, 280 + h - 1), (30, 30, 210), -1)
         found.append([b.colour for b in find_figures(img, grid, _board_mask(img), cfg, ("red",))])
     assert found == [[], ["red"]]
+
+
+def test_find_figures_with_a_memo_shared_by_grids_finds_what_it_finds_without() -> None:
+    """The reader shares one memo between the grid hypotheses of a photo (the colour masks and the
+    field colour do not depend on the grid); each grid must still get its own figures."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image((30, 30, 210), (40, 150, 90))
+    board = _board_mask(img)
+    half = Grid(H=np.diag([2.0, 2.0, 1.0]) @ grid.H, cols=range(0, 10), rows=range(0, 10), pitch_px=50.0)
+    memo: dict = {}
+    for g in (grid, half, grid):
+        assert find_figures(img, g, board, cfg, None, memo) == find_figures(img, g, board, cfg, None)
+    assert ("colour", "red") in memo
