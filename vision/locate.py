@@ -148,15 +148,7 @@ def _segments(gray: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.n
 
 def _angle_err(segs: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Angle (radians) between each segment and the line from its midpoint to point v (homog.)."""
-    m = (segs[:, :2] + segs[:, 2:]) / 2
-    d = segs[:, 2:] - segs[:, :2]
-    if abs(v[2]) < 1e-12:
-        t = np.broadcast_to(v[:2], m.shape)
-    else:
-        t = v[:2] / v[2] - m
-    cross = np.abs(d[:, 0] * t[:, 1] - d[:, 1] * t[:, 0])
-    dot = np.abs((d * t).sum(1))
-    return np.arctan2(cross, dot)
+    return _angle_errs(segs, np.asarray(v)[None])[0]
 
 
 def _lines(segs: np.ndarray) -> np.ndarray:
@@ -175,7 +167,8 @@ def _fit_vp(segs: np.ndarray, w: np.ndarray) -> np.ndarray:
 
 
 def _angle_errs(segs: np.ndarray, vs: np.ndarray) -> np.ndarray:
-    """:func:`_angle_err` of every segment for each point of ``vs`` (K, 3): (K, N), in one pass."""
+    """Angle (radians) between each segment and the line from its midpoint to each point of
+    ``vs`` (K, 3, homogeneous; a point at infinity is a direction): (K, N), in one pass."""
     m = (segs[:, :2] + segs[:, 2:]) / 2
     d = segs[:, 2:] - segs[:, :2]
     at_inf = np.abs(vs[:, 2]) < 1e-12

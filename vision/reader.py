@@ -96,7 +96,8 @@ class BoardReader:
         errors: list[BoardNotFoundError] = []
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
-        hypotheses = self._hypotheses(work, errors, sum(box.values()))
+        box_tiles = sum(box.values())
+        hypotheses = self._hypotheses(work, errors, box_tiles)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
         done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
                          hypotheses)
@@ -108,10 +109,10 @@ class BoardReader:
         # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
+        best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
-            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
-            if len(best[3]) <= sum(box.values()) or any(best is a for a in coarsened):
+            if len(best[3]) <= box_tiles or any(best is a for a in coarsened):
                 break  # (a coarser grid that lost is not read again)
             coarsened.append(best)
             _, tilecol, hcfg = next(h for a, h in tried if a is best)
@@ -121,8 +122,8 @@ class BoardReader:
                               (coarse, tilecol, hcfg)))
             except BoardNotFoundError:
                 break
-        attempts = [a for a, _ in tried]
-        _, grid, blobs, unary, dec, best_ll = choose_attempt(attempts, power, prior, templates, self.cfg["decode"])
+            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
+        _, grid, blobs, unary, dec, best_ll = best
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)

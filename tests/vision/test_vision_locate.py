@@ -520,13 +520,21 @@ def test_the_comb_scores_every_pitch_and_phase_as_one_pitch_at_a_time() -> None:
 
 
 def test_vanishing_point_candidates_are_scored_as_one_at_a_time() -> None:
-    """:func:`_angle_errs` (all RANSAC candidates at once) equals :func:`_angle_err` per point,
-    points at infinity included."""
+    """:func:`_angle_errs` (all RANSAC candidates at once) equals the angle worked out for each
+    point and segment on its own, points at infinity (directions) included."""
     from vision.locate import _angle_err, _angle_errs
     rng = np.random.default_rng(2)
     segs = rng.uniform(0.0, 1.0, (50, 4))
     vs = np.r_[rng.normal(0.0, 1.0, (6, 3)), [[1.0, 0.5, 0.0]]]
-    assert np.allclose(_angle_errs(segs, vs), np.stack([_angle_err(segs, v) for v in vs]))
+
+    def angle(seg: np.ndarray, v: np.ndarray) -> float:
+        d = seg[2:] - seg[:2]
+        t = v[:2] if v[2] == 0 else v[:2] / v[2] - (seg[:2] + seg[2:]) / 2
+        return float(np.arccos(min(1.0, abs(d @ t) / (np.linalg.norm(d) * np.linalg.norm(t)))))
+
+    want = np.array([[angle(sg, v) for sg in segs] for v in vs])
+    assert np.allclose(_angle_errs(segs, vs), want)
+    assert np.allclose(np.stack([_angle_err(segs, v) for v in vs]), want)
 
 
 def test_coarser_grid_groups_the_cells_read_into_whole_blocks() -> None:
