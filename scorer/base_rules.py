@@ -94,16 +94,27 @@ def feature_root(board: Any, fig: Figure) -> int | None:
 
 def free_follower_slots(board: Any, figures: list[Figure], tile: Any, at: tuple[int, int], rot: int) -> list[str]:
     """Board slots (one per segment) where a follower could stand if ``tile`` were laid on ``at``
-    at ``rot`` now: segments that would join no occupied feature (any game). Changes nothing."""
+    at ``rot`` now: segments that would join no occupied feature (any game). Changes nothing.
+
+    Laying the tile can also join two features through another of its segments (a curve's
+    outer field joins two fields, and its inner field touches one of them), so the features
+    that the tile's segments join are merged across the whole tile before they are checked."""
     from .geometry import FACING_SLOT, SLOT_EDGE, neighbour, rotate_slot
     occupied = {feature_root(board, f) for f in figures}
-    out: list[str] = []
+    merged: list[set[int]] = []
     for seg in tile.segments:
         slots = [rotate_slot(s, rot) for s in seg.slots]
-        joined = (board.node_at(neighbour(at, SLOT_EDGE[s]), FACING_SLOT[s]) for s in slots if s in SLOT_EDGE)
-        if not any(n is not None and board.graph.find(n) in occupied for n in joined):
-            out.append(slots[0])
-    return out
+        nodes = (board.node_at(neighbour(at, SLOT_EDGE[s]), FACING_SLOT[s]) for s in slots if s in SLOT_EDGE)
+        merged.append({board.graph.find(n) for n in nodes if n is not None})
+    changed = True
+    while changed:  # two segments that join one feature join each other's features too
+        changed = False
+        for a in merged:
+            for b in merged:
+                if a is not b and a & b and not b <= a:
+                    a |= b
+                    changed = True
+    return [rotate_slot(seg.slots[0], rot) for seg, roots in zip(tile.segments, merged) if not roots & occupied]
 
 
 def group_figures(board: Any, figures: list[Figure]) -> dict[int, list[Figure]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scorer import Game, Position, random_game, replay
+from scorer import Game, Position, load_catalog, random_game, replay
 from scorer.base_rules import FOLLOWERS_PER_PLAYER
 from scorer.catalog import Kind
 from scorer.formats import GameRecord, TileEntry
@@ -94,3 +94,32 @@ def test_games_stopped_at_any_point_are_legal_positions(seed: int, turns: int) -
     report = position.score()
     for p in ("red", "blue"):
         assert report.final[p] >= game.track[p]
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10**6), players=PLAYERS)
+@example(seed=78380, players=("red", "blue", "green"))  # a curve's outer field joined the field its inner one touches
+def test_follower_options_are_exactly_the_slots_the_rules_allow(seed: int, players: tuple[str, ...]) -> None:
+    """For every legal spot of the next tile, the offered follower slots are those where the
+    game itself accepts a follower once the tile lies there, however the tile joins features."""
+    record = random_game(seed, players=players)
+    game = Game.from_record(record)
+    catalog = load_catalog()
+    for turn in record.turns[:30]:
+        game.play(turn)
+    player = max(players, key=lambda p: game.supply[p])
+    if game.supply[player] <= 0:
+        return
+    for tid in ("V", "U", "K", "L", "W", "E", "I"):
+        tile = catalog.get(tid)
+        assert tile is not None
+        for at, rot in game.board.legal_placements(tile)[:12]:
+            offered = set(game.follower_options(tile, at, rot))
+            board = game.board
+            board.place(at, tile, rot, check=False)
+            try:
+                allowed = {rotate_slot(seg.slots[0], rot) for seg in tile.segments
+                           if game.follower_problem(player, at, rotate_slot(seg.slots[0], rot)) is None}
+            finally:
+                game.board = board.without(at)
+            assert offered == allowed, (tid, at, rot)
