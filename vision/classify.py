@@ -187,8 +187,14 @@ def shield_sign(share: float, cfg: dict[str, Any]) -> float:
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
                    templates: list[Template], cfg: dict[str, Any], ccfg: dict[str, Any], lcfg: dict[str, Any],
                    profile: dict[str, Any] | None = None, green_top: np.ndarray | None = None,
-                   background_lab: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
+                   background_lab: np.ndarray | None = None,
+                   hidden_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
+
+    ``ignore_top`` marks the pixels near figures, left out of every colour statistic of the
+    photo (prototypes, occupancy, light, bare table); ``hidden_top`` (default ``ignore_top``)
+    the pixels whose colour says nothing about the tile under them, given no class (the
+    figures' own outline, so the tile around a standing figure still counts).
 
     ``background_lab`` is either table pixels (N, 3) (see :func:`table_samples`) or one Lab
     colour of the table. With enough table pixels, a cell holds a tile when its colours are
@@ -222,8 +228,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     reach = int(np.ceil(patch * float(cfg.get("align_shift", 0.0)))) + 1
     need = cv2.dilate(np.kron(occupied.astype(np.uint8), np.ones((patch, patch), np.uint8)),
                       np.ones((2 * reach + 1, 2 * reach + 1), np.uint8)) > 0
+    hidden = ignore_top if hidden_top is None else hidden_top
     post = posteriors_where(lab, protos, ccfg, need)
-    post[ignore_top] = 0.25
+    post[hidden] = 0.25
     M = confusion(cfg)
     MEs = expected_observations(templates, M)
     w_pts = point_weights(n, cfg)
@@ -251,10 +258,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 break
             mix = float(cfg["em_prototype_mix"])
             post = (1 - mix) * post_em + mix * posteriors_where(lab, protos, ccfg, need)
-            post[ignore_top] = 0.25
+            post[hidden] = 0.25
             ll = _best_variant(post, occupied, n, MEs, w_pts, cfg) + edge_road_evidence(post, occupied, roads, cfg)
     ll = ll + unknown_offset(ll, cfg)
-    blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)
+    blue_share = shield_share(lab, hidden if cfg.get("shield_hidden_only") else ignore_top, rows, cols, protos, cfg)
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))

@@ -41,6 +41,7 @@ class Blob:
     lying: bool
     confidence: float
     features: dict[str, float] = field(default_factory=dict)  # measurements, for overlays and tuning
+    hull: tuple[tuple[int, int], ...] = ()  # convex hull of its pixels (work px), for the mask
 
 
 @dataclass(frozen=True)
@@ -414,7 +415,8 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     solidity = len(pts) / max(float(cv2.contourArea(hull)), 1.0)
     feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
              "vert": hpx / max(ppu * fig_h, 1e-9)}
-    return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats)
+    return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats,
+                tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))))
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> float:
@@ -422,13 +424,31 @@ def _cross2(a: np.ndarray, b: np.ndarray) -> float:
     return float(a[0] * b[1] - a[1] * b[0])
 
 
-def figures_mask(shape: tuple[int, int], blobs: list[Blob]) -> np.ndarray:
-    """Pixels covered by figures (to be ignored by tile classification)."""
+def figures_mask(shape: tuple[int, int], blobs: list[Blob], cfg: dict[str, Any] | None = None) -> np.ndarray:
+    """Pixels covered by figures (to be ignored by tile classification).
+
+    ``cfg["mask"]`` (figures config): ``"box"`` masks each blob's bounding box widened by
+    ``mask_pad`` of its larger side; ``"hull"`` masks the convex hull of its pixels widened by
+    ``hull_pad`` of that side, which leaves the tile visible around a standing figure's head
+    and arms (a road arm or a city edge beside it)."""
+    cfg = cfg or {}
+    hull_shape = cfg.get("mask", "box") == "hull"
+    frac = float(cfg.get("hull_pad", 0.08) if hull_shape else cfg.get("mask_pad", 0.15))
     m = np.zeros(shape, dtype=np.uint8)
     for b in blobs:
         x, y, w, h = b.bbox
-        pad = int(0.15 * max(w, h))
-        cv2.rectangle(m, (x - pad, y - pad), (x + w + pad, y + h + pad), 1, -1)
+        pad = int(frac * max(w, h))
+        if hull_shape and b.hull:
+            # drawn in a window around the blob, widened there, then put in place
+            x0, y0 = max(0, x - pad - 1), max(0, y - pad - 1)
+            x1, y1 = min(shape[1], x + w + pad + 1), min(shape[0], y + h + pad + 1)
+            one = np.zeros((y1 - y0, x1 - x0), dtype=np.uint8)
+            cv2.fillConvexPoly(one, np.array(b.hull, np.int32) - np.array([x0, y0], np.int32), 1)
+            if pad > 0:
+                one = cv2.dilate(one, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pad + 1, 2 * pad + 1)))
+            m[y0:y1, x0:x1] |= one
+        else:
+            cv2.rectangle(m, (x - pad, y - pad), (x + w + pad, y + h + pad), 1, -1)
     return m > 0
 
 

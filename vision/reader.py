@@ -243,12 +243,15 @@ class BoardReader:
         grid = refine_grid(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), grid, tilecol, self.cfg.get("refine", {}))
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None, memo)
-        ignore = figures_mask(work.shape[:2], blobs)
+        fcfg = self.cfg["figures"]
+        ignore = figures_mask(work.shape[:2], blobs, {**fcfg, "mask": "box"})
+        hidden = figures_mask(work.shape[:2], blobs, fcfg) if fcfg.get("mask", "box") != "box" else None
         ccfg = self.cfg["classify"]
         patch = int(ccfg["patch"])
         top = warp_board(work, grid, patch)
         tc_top = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
         ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
+        hid_top = warp_board(hidden.astype(np.uint8), grid, patch) > 0 if hidden is not None else None
         green = tile_mask(work, lcfg)[0]
         g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
         bg = table_samples(work, grid, patch, ccfg)
@@ -257,7 +260,7 @@ class BoardReader:
             outside = to_lab(work)[~region]
             bg = np.median(outside, axis=0) if len(outside) > 100 else None
         evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
-                                     lcfg, self.profile, g_top, bg)
+                                     lcfg, self.profile, g_top, bg, hid_top)
         if not evidence:
             raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
                                      "in even light")

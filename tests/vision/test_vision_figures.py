@@ -362,3 +362,27 @@ def test_find_figures_with_a_memo_shared_by_grids_finds_what_it_finds_without() 
     for g in (grid, half, grid):
         assert find_figures(img, g, board, cfg, None, memo) == find_figures(img, g, board, cfg, None)
     assert ("colour", "red") in memo
+
+
+def test_hull_mask_hides_the_figure_but_not_the_tile_around_its_outline() -> None:
+    """A figure seen at a slant is a diagonal blob: its box covers the tile beside it (a road arm
+    or a city edge), its hull widened a little does not; both hide every pixel of the figure."""
+    img = np.full((400, 400, 3), (60, 170, 90), np.uint8)
+    body = np.array([[150, 260], [180, 280], [270, 160], [240, 140]], np.int32)
+    cv2.fillConvexPoly(img, body, (30, 30, 210))
+    xs, ys = np.meshgrid(np.arange(400), np.arange(400))
+    inside = np.zeros((400, 400), np.uint8)
+    cv2.fillConvexPoly(inside, body, 1)
+    pts = np.c_[xs[inside > 0], ys[inside > 0]]
+    hull = cv2.convexHull(pts.astype(np.int32))
+    x, y = pts.min(0)
+    w, h = pts.max(0) - pts.min(0) + 1
+    blob = Blob("red", (int(x), int(y), int(w), int(h)), (160.0, 270.0), 0.05, False, 0.9, {},
+                tuple((int(p[0]), int(p[1])) for p in hull.reshape(-1, 2)))
+    cfg = load_config(None)["figures"]
+    box = figures_mask(img.shape[:2], [blob], {**cfg, "mask": "box"})
+    tight = figures_mask(img.shape[:2], [blob], {**cfg, "mask": "hull"})
+    assert tight[inside > 0].all() and box[inside > 0].all()
+    assert box[270, 260] and not tight[270, 260]      # the box's far corner, beside the figure
+    assert box[150, 160] and not tight[150, 160]
+    assert tight.sum() < 0.7 * box.sum()
