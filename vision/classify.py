@@ -28,6 +28,7 @@ class CellEvidence:
     loglik: np.ndarray  # (T,)
     shield: float
     occupancy: float
+    hidden: float = 0.0  # fraction of the cell behind figures (the shield search's mask)
 
 
 def warp_board(img: np.ndarray, grid: Grid, patch: int, interp: int = cv2.INTER_AREA) -> np.ndarray:
@@ -166,7 +167,7 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     return out
 
 
-def shield_sign(share: float, cfg: dict[str, Any]) -> float:
+def shield_sign(share: float, cfg: dict[str, Any], hidden: float = 0.0) -> float:
     """How strongly a cell's shield evidence (:func:`shield_share`) says "a shield": -1 .. 1.
 
     The share's log-ratio to ``shield_min_frac`` (both plus ``shield_floor``, so a cell without
@@ -181,7 +182,12 @@ def shield_sign(share: float, cfg: dict[str, Any]) -> float:
     if grade <= 0:
         return 1.0 if share >= thr else -1.0
     floor = float(cfg["shield_floor"])
-    return float(np.clip(np.log((share + floor) / (thr + floor)) / grade, -1.0, 1.0))
+    sign = float(np.clip(np.log((share + floor) / (thr + floor)) / grade, -1.0, 1.0))
+    full = float(cfg.get("shield_hidden_full", 0.0))
+    if sign < 0 and full > 0:
+        # no shield seen where a figure stands says little: the figure may stand on it
+        sign *= float(np.clip(1.0 - hidden / full, 0.0, 1.0))
+    return sign
 
 
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
@@ -261,10 +267,12 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             post[hidden] = 0.25
             ll = _best_variant(post, occupied, n, MEs, w_pts, cfg) + edge_road_evidence(post, occupied, roads, cfg)
     ll = ll + unknown_offset(ll, cfg)
-    blue_share = shield_share(lab, hidden if cfg.get("shield_hidden_only") else ignore_top, rows, cols, protos, cfg)
+    blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)  # not hidden_top: see figures.mask
+    shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
-        out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i])))
+        out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i]),
+                                float(shield_mask_share[j, i])))
     return out, protos
 
 

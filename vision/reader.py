@@ -270,7 +270,7 @@ class BoardReader:
         best_ll = {}
         for ev in evidence:
             u = ev.loglik * float(ccfg["scale"])
-            sign = shield_sign(ev.shield, ccfg)
+            sign = shield_sign(ev.shield, ccfg, ev.hidden)
             u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())

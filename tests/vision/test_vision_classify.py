@@ -227,6 +227,21 @@ def test_shield_evidence_is_graded_by_how_far_the_blue_passes_the_threshold() ->
     assert shield_sign(1.4 * thr, {**cfg, "shield_grade": 0.0}) == 1.0  # the sign alone
 
 
+def test_no_shield_seen_under_a_figure_says_little() -> None:
+    """A figure may stand on the coat of arms (real white-table photo: an M under a yellow
+    meeple read as an N, which then took the box's last N from a real N): "no blue" counts less
+    the more of the cell figures hide, and nothing once ``shield_hidden_full`` of it is hidden;
+    blue that is seen counts in full."""
+    from vision.classify import shield_sign
+    cfg = {**load_config()["classify"], "shield_hidden_full": 0.2}
+    thr = float(cfg["shield_min_frac"])
+    assert shield_sign(0.0, cfg, hidden=0.0) == -1.0
+    assert shield_sign(0.0, cfg, hidden=0.1) == pytest.approx(-0.5)
+    assert shield_sign(0.0, cfg, hidden=0.3) == 0.0
+    assert shield_sign(10 * thr, cfg, hidden=0.3) == 1.0
+    assert shield_sign(0.0, {**cfg, "shield_hidden_full": 0.0}, hidden=0.3) == -1.0  # off
+
+
 def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_variant() -> None:
     """The first edition's curved road turns close to the tile's middle; a template drawn as a
     quarter circle alone fits a three-way junction better. With the tight curve as a variant
