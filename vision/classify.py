@@ -353,6 +353,61 @@ def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarr
     return low_share & low_fit
 
 
+def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cfg: dict[str, Any]) -> set[tuple[int, int]]:
+    """Cells on the board's outline without a tile's edge there: table read as tiles.
+
+    A tile is a piece of cardboard: where it borders no other tile, its side is a step in
+    brightness (its edge, its shadow, the table beyond). A patch of table that passes for a
+    field (a green cloth under a highlight) has no such step between it and the table beyond.
+    Each side of a cell that borders no read cell is measured as the strongest brightness
+    change across it within ``edge_reach`` tile sides, and compared with the median of the
+    sides between two read cells (the seams). A cell whose outer sides are all below
+    ``edge_min_ratio`` of that is dropped, and the outline is measured again where it moved
+    (a patch of table several cells wide is peeled cell by cell). ``gray`` is the work image;
+    cells are grid cells. Nothing is dropped with too few seams to compare with, nor all cells."""
+    ratio = float(cfg.get("edge_min_ratio", 0.0))
+    if ratio <= 0 or len(cells) < 3:
+        return set()
+    patch = int(cfg.get("edge_patch", 32))
+    reach = max(1, int(round(float(cfg.get("edge_reach", 0.1)) * patch)))
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    cols, rows = range(min(xs) - 1, max(xs) + 2), range(min(ys) - 1, max(ys) + 2)
+    top = warp_board(gray.astype(np.float32), Grid(H=grid.H, cols=cols, rows=rows, pitch_px=grid.pitch_px),
+                     patch, cv2.INTER_LINEAR)
+    gx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
+    lo, hi = int(0.15 * patch), int(0.85 * patch)
+    steps = {(0, -1): "N", (0, 1): "S", (-1, 0): "W", (1, 0): "E"}
+
+    def side(c: tuple[int, int], d: tuple[int, int]) -> float:
+        i, j = c[0] - cols.start, c[1] - rows.start
+        if d[1] == 0:
+            x = (i + (d[0] > 0)) * patch
+            return float(gx[j * patch + lo: j * patch + hi, x - reach: x + reach + 1].mean(0).max())
+        y = (j + (d[1] > 0)) * patch
+        return float(gy[y - reach: y + reach + 1, i * patch + lo: i * patch + hi].mean(1).max())
+
+    strength = {(c, d): side(c, d) for c in cells for d in steps}
+    seams = [v for (c, d), v in strength.items() if (c[0] + d[0], c[1] + d[1]) in cells]
+    if len(seams) < 4:
+        return set()
+    level = float(np.median(seams))
+    if level <= 0:
+        return set()
+    left = set(cells)
+    dropped: set[tuple[int, int]] = set()
+    for _ in range(int(cfg.get("edge_rounds", 3))):
+        weak = {c for c in left
+                if any((c[0] + d[0], c[1] + d[1]) not in left for d in steps)
+                and max(strength[(c, d)] for d in steps if (c[0] + d[0], c[1] + d[1]) not in left) < ratio * level}
+        if not weak or len(weak) >= len(left):
+            break
+        left -= weak
+        dropped |= weak
+    return dropped
+
+
 def green_cells(green_top: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """(rows, cols) share of each cell's pixels (not under a figure) that are field green."""
     patch = green_top.shape[0] // rows

@@ -21,7 +21,7 @@ from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
 from scorer.geometry import SLOTS, joined, rotate_cell, rotate_slot
 
-from .classify import classify_cells, shield_sign, table_samples, warp_board
+from .classify import classify_cells, edgeless_cells, shield_sign, table_samples, warp_board
 from .colours import to_lab
 from .compare import same_rotation
 from .config import load_config
@@ -112,11 +112,21 @@ class BoardReader:
         best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
-            if len(best[3]) <= box_tiles or any(best is a for a in coarsened):
+            # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
+            # one that does and scored more than the chosen one (which it lost to only by
+            # its excess cells): a wrong grid that read a few cells can win over a half-pitch
+            # one whose coarser sibling is right
+            split = [a for a, _ in tried if len(a[3]) > box_tiles and not any(a is c for c in coarsened)
+                     and a[0] > best[0]]
+            if len(best[3]) > box_tiles and not any(best is c for c in coarsened):
+                source = best
+            elif split and self.cfg["read"].get("coarsen_any", False):
+                source = max(split, key=lambda a: a[0])
+            else:
                 break  # (a coarser grid that lost is not read again)
-            coarsened.append(best)
-            _, tilecol, hcfg = next(h for a, h in tried if a is best)
-            coarse = coarser_grid(best[1], best[3], 2)
+            coarsened.append(source)
+            _, tilecol, hcfg = next(h for a, h in tried if a is source)
+            coarse = coarser_grid(source[1], source[3], 2)
             try:
                 tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior, memo),
                               (coarse, tilecol, hcfg)))
@@ -240,7 +250,8 @@ class BoardReader:
         """One grid hypothesis classified and decoded; returns it with its score: cells read with
         confidence, less those in doubt, less twice the edges that do not match. A wrong pitch
         leaves cells unrecognised or contradicting their neighbours, so it scores low."""
-        grid = refine_grid(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), grid, tilecol, self.cfg.get("refine", {}))
+        gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+        grid = refine_grid(gray, grid, tilecol, self.cfg.get("refine", {}))
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None, memo)
         fcfg = self.cfg["figures"]
@@ -276,6 +287,8 @@ class BoardReader:
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):
             del unary[c], best_ll[c]  # recognised cells stay, so some cell always does
+        for c in edgeless_cells(gray, grid, set(unary), ccfg):
+            del unary[c], best_ll[c]
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])

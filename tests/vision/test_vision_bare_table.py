@@ -114,3 +114,17 @@ def test_the_refit_leaves_other_tables_alone(table: tuple[int, int, int]) -> Non
     learnt once, as before."""
     img, grid = _tan_table_photo(table, 1)
     assert _occupied(img, grid, {}) == _occupied(img, grid, {"classify": {"occupancy_refits": 0}})
+
+
+def test_a_patch_of_table_without_a_tile_edge_is_dropped_from_the_outline() -> None:
+    """A green cloth under a highlight passes for a field; read as cells beside the board, it
+    has no tile edge towards the table beyond, while every real tile on the outline has one."""
+    from vision.classify import edgeless_cells
+    img, grid = _tan_table_photo((70, 140, 60), 2)  # a green cloth (BGR)
+    gray = __import__("cv2").cvtColor(img, __import__("cv2").COLOR_BGR2GRAY)
+    tiles = {(int(c), int(r)) for r, c in zip(*np.nonzero(LAYOUT))}
+    table = {(4, 2), (5, 2), (4, 1)}  # right of the board: cloth only (the grid reaches it)
+    cfg = load_config()["classify"]
+    assert edgeless_cells(gray, grid, tiles | table, cfg) == table
+    assert edgeless_cells(gray, grid, tiles, cfg) == set()
+    assert edgeless_cells(gray, grid, tiles | table, {**cfg, "edge_min_ratio": 0.0}) == set()  # off
