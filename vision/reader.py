@@ -287,8 +287,12 @@ class BoardReader:
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):
             del unary[c], best_ll[c]  # recognised cells stay, so some cell always does
-        for c in edgeless_cells(gray, grid, set(unary), ccfg):
-            del unary[c], best_ll[c]
+        if prior is None or ccfg.get("edge_with_prior", True):
+            # (following a game, the follower judges the cells against the previous board: a
+            # half-pitch grid on a small board, cleaned of its table cells, passed its check
+            # for a wrong grid as a few new tiles)
+            for c in edgeless_cells(gray, grid, set(unary), ccfg):
+                del unary[c], best_ll[c]
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])

@@ -189,3 +189,31 @@ def test_a_grid_reading_more_cells_than_the_box_has_tiles_gets_its_coarser_grid_
     assert m.tiles_exact >= 0.9 * m.tiles_truth
     without = BoardReader({"read": {"coarser_rounds": 0}}).read(photo.jpeg)
     assert len(without.state.tiles) > 72  # the case this is for
+
+
+def test_table_cells_are_dropped_on_a_single_photo_but_left_to_the_follower(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outline's edge test (classify.edgeless_cells) cleans a single photo's reading; when
+    following a game (a previous board given), the follower judges the cells itself: cleaned of
+    its table cells, a half-pitch grid on a small board passed the follower's wrong-grid check."""
+    import vision.reader as reader_module
+    from scorer import parse_state
+    from scorer.formats import load_document
+    calls: list[int] = []
+    real = reader_module.edgeless_cells
+
+    def counted(*args: object, **kwargs: object) -> set[tuple[int, int]]:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader_module, "edgeless_cells", counted)
+    sample = Path(__file__).resolve().parents[2] / "sample_images" / "base-midgame"
+    photo = str(sample / "photo.jpg")
+    reader = BoardReader()
+    reader.read(photo)
+    assert calls
+    calls.clear()
+    prior = parse_state(load_document(str(sample / "truth.json")))
+    reader.read_detail(photo, prior=prior)
+    assert not calls
+    BoardReader({"classify": {"edge_with_prior": True}}).read_detail(photo, prior=prior)
+    assert calls
