@@ -433,12 +433,12 @@ def figures_mask(shape: tuple[int, int], blobs: list[Blob], cfg: dict[str, Any] 
     and arms (a road arm or a city edge beside it)."""
     cfg = cfg or {}
     hull_shape = cfg.get("mask", "box") == "hull"
-    frac = float(cfg.get("hull_pad", 0.08) if hull_shape else cfg.get("mask_pad", 0.15))
     m = np.zeros(shape, dtype=np.uint8)
     for b in blobs:
         x, y, w, h = b.bbox
-        pad = int(frac * max(w, h))
-        if hull_shape and b.hull:
+        outline = hull_shape and bool(b.hull)  # (a blob without its hull gets the box)
+        pad = int(float(cfg.get("hull_pad", 0.08) if outline else cfg.get("mask_pad", 0.15)) * max(w, h))
+        if outline:
             # drawn in a window around the blob, widened there, then put in place
             x0, y0 = max(0, x - pad - 1), max(0, y - pad - 1)
             x1, y1 = min(shape[1], x + w + pad + 1), min(shape[0], y + h + pad + 1)
