@@ -15,6 +15,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from scorer.geometry import EDGES, neighbour
+
 from .colours import adapt_prototypes, initial_prototypes, posteriors, to_lab
 from .locate import Grid
 from .templates import CLASSES, Template
@@ -378,18 +380,17 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     gx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
     lo, hi = int(0.15 * patch), int(0.85 * patch)
-    steps = {(0, -1): "N", (0, 1): "S", (-1, 0): "W", (1, 0): "E"}
 
-    def side(c: tuple[int, int], d: tuple[int, int]) -> float:
+    def side(c: tuple[int, int], edge: str) -> float:
         i, j = c[0] - cols.start, c[1] - rows.start
-        if d[1] == 0:
-            x = (i + (d[0] > 0)) * patch
+        if edge in ("W", "E"):
+            x = (i + (edge == "E")) * patch
             return float(gx[j * patch + lo: j * patch + hi, x - reach: x + reach + 1].mean(0).max())
-        y = (j + (d[1] > 0)) * patch
+        y = (j + (edge == "S")) * patch
         return float(gy[y - reach: y + reach + 1, i * patch + lo: i * patch + hi].mean(1).max())
 
-    strength = {(c, d): side(c, d) for c in cells for d in steps}
-    seams = [v for (c, d), v in strength.items() if (c[0] + d[0], c[1] + d[1]) in cells]
+    strength = {(c, e): side(c, e) for c in cells for e in EDGES}
+    seams = [v for (c, e), v in strength.items() if neighbour(c, e) in cells]
     if len(seams) < 4:
         return set()
     level = float(np.median(seams))
@@ -399,8 +400,8 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     dropped: set[tuple[int, int]] = set()
     for _ in range(int(cfg.get("edge_rounds", 3))):
         weak = {c for c in left
-                if any((c[0] + d[0], c[1] + d[1]) not in left for d in steps)
-                and max(strength[(c, d)] for d in steps if (c[0] + d[0], c[1] + d[1]) not in left) < ratio * level}
+                if any(neighbour(c, e) not in left for e in EDGES)
+                and max(strength[(c, e)] for e in EDGES if neighbour(c, e) not in left) < ratio * level}
         if not weak or len(weak) >= len(left):
             break
         left -= weak

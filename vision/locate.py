@@ -239,7 +239,7 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
                                      "are in view and the photo is sharp")
         vps.append(_ransac_vp(segs[sel], length[sel], tol, int(cfg["ransac_iterations"]), rng))
     # reassign every segment to the vanishing point it agrees with best, then refit
-    errs = np.stack([_angle_err(segs, v) for v in vps])
+    errs = _angle_errs(segs, np.array(vps))
     fam = np.where(errs.min(0) < tol * 2, errs.argmin(0), -1)
     for k in (0, 1):
         sel = fam == k
