@@ -134,6 +134,16 @@ FIGURE_MIN_SIGHTINGS = 2
 #: A tile played before is rewritten when the evidence summed over at least two photos for the
 #: likeliest tile that can lie there beats the evidence for it by more than this.
 EVIDENCE_SUM_MARGIN = 8.0
+#: ... or, when the two differ only by a coat of arms (twins such as F and G: the board's
+#: features are the same, only the city's points differ), by more than this: whether a crest is
+#: there is all the photos are asked, and a crest seen in a few photos while a follower stood on
+#: it in the others decides it.
+EVIDENCE_TWIN_MARGIN = 2.0
+#: On a cell a follower covers, a tile with a coat of arms not seen is lifted to its twin
+#: without one less this (:func:`_shields_unseen`): a crest under the follower is possible, but
+#: the photos of a crest they did not see must not make the twins tie (a tie is then decided by
+#: the alphabet, not by the photos).
+SHIELD_UNSEEN_COST = 0.05
 
 
 class FollowError(CarcamError):
@@ -514,7 +524,7 @@ def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, 
         if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
-    return {k: max(v, best.get(twin, v)) if twin is not None else v for k, twin, v in keyed}
+    return {k: max(v, best.get(twin, v) - SHIELD_UNSEEN_COST) if twin is not None else v for k, twin, v in keyed}
 
 
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
@@ -615,17 +625,24 @@ def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evide
     return chosen, top[0]
 
 
+def _twins(a: TileType, ra: int, b: TileType, rb: int) -> bool:
+    """Whether two tiles at their rotations differ only by coats of arms (F and G, ...)."""
+    return a.known and b.known and _without_shields(a, ra) == _without_shields(b, rb)
+
+
 def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
-             margin: float = EVIDENCE_KEEP_MARGIN) -> dict[Cell, TileEntry]:
+             margin: float = EVIDENCE_KEEP_MARGIN, twin_margin: float | None = None) -> dict[Cell, TileEntry]:
     """The record's tiles that the photo's evidence clearly contradicts, each with the tile to
     take instead: the likeliest by the evidence that fits the undoubted tiles around it and the
-    box, when its evidence beats the tile played by more than :data:`EVIDENCE_KEEP_MARGIN`
-    (read with confidence ``trust``: like a sure reading, it lowers the tile's confidence, and
-    rewrites the record once that is low; see the module docstring)."""
+    box, when its evidence beats the tile played by more than ``margin``
+    (:data:`EVIDENCE_KEEP_MARGIN`), or by more than ``twin_margin`` when the two differ only by
+    a coat of arms (read with confidence ``trust``: like a sure reading, it lowers the tile's
+    confidence, and rewrites the record once that is low; see the module docstring)."""
     catalog = load_catalog()
     board = game.board
+    least = margin if twin_margin is None else min(margin, twin_margin)
     doubt = {c for c, p in board.tiles.items()
-             if (g := cev.gap(c, p.tile, p.rot)) is not None and g > margin}
+             if (g := cev.gap(c, p.tile, p.rot)) is not None and g > least}
     if not doubt:
         return {}
     rest = Board.from_tiles((c, p.tile, p.rot) for c, p in board.tiles.items() if c not in doubt)
@@ -648,7 +665,10 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                     continue
                 if best is None or v > best[0]:
                     best = (v, tid, rot, tile)
-        if best is not None and now is not None and best[0] - now > margin \
+        need = margin
+        if best is not None and twin_margin is not None and _twins(best[3], best[2], placed.tile, placed.rot):
+            need = twin_margin
+        if best is not None and now is not None and best[0] - now > need \
                 and not same_tile(best[3], best[2], placed.tile, placed.rot):
             out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
             rest.place(c, best[3], best[2], check=False)
@@ -1191,7 +1211,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
-        for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN).items():
+        for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
+                                  EVIDENCE_TWIN_MARGIN).items():
             doubted[c] = e
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         e = seen.get(cell)
