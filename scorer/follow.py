@@ -122,6 +122,9 @@ EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
 #: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
 #: record's frame) of every follower seen on it, or ``None`` when the photo did not show the cell.
 FiguresSeen = Mapping[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]
+#: The slot of a follower in :data:`FiguresSeen` when the photo read another tile on its cell
+#: than the record's (its slot named a segment of that tile; see :func:`_add_figures`).
+UNKNOWN_SLOT = ""
 #: A tile laid from one photo that this many photos used after it do not show at all (each
 #: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
 #: taken out of the record (:func:`_unconfirmed`).
@@ -1240,6 +1243,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept "
                             f"{placed.tile.name()} (a laid tile does not change; confidence now "
                             f"{confidence[cell]:.2f})")
+    rewritten: set[Cell] = set()  # cells whose tile changed (not just its coat of arms)
     if overrides:
         fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
         groups = [overrides] if fixed is not None else [[o] for o in overrides]
@@ -1254,8 +1258,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 warnings.append(f"tile at {list(cell)} corrected from {placed.tile.name()} (rot {placed.rot}) to "
                                 f"{e.tile.name()} (rot {e.rot}) (confidence {_conf(e.confidence):.2f})")
                 confidence[cell] = _conf(e.confidence)
+                if not _twins(placed.tile, placed.rot, e.tile, e.rot):
+                    rewritten.add(cell)
             if fixed is not None:
                 record, game = fixed
+    if figures_seen is not None and rewritten:
+        figures_seen = _forget_slots(figures_seen, rewritten)
     # followers of the photo, by colour
     meeples = []
     for m in aligned.meeples:
@@ -1368,6 +1376,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             _explain_mismatch(game, photo, warnings)
     if len(alternatives) <= 1:
         alternatives = []
+        past = _past_hidden_followers(replace(record, turns=record.turns + chosen_turns), end_game, game,
+                                      rewritten, chosen_turns)
+        if past:
+            alternatives, games = zip(*past)  # type: ignore[assignment]
+            alternatives = list(alternatives)
+            alt_games = {id(a): g for a, g in past}
+            warnings.append("a tile corrected from the photos closes a feature in its own turn: its player may "
+                            "have put a follower there (it scored and went home)")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -1476,18 +1492,36 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
     return {c: [e] + more.get(c, []) for c, e in out.items()}
 
 
-def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], cells: Iterable[Cell],
-                 shown: Iterable[Cell]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
-    """``before`` plus one photo's followers (record frame) on each of ``cells`` (the record's),
-    ``None`` for those the photo does not show (not in ``shown``)."""
+def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], board: Mapping[Cell, Any],
+                 shown: Mapping[Cell, TileEntry]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+    """``before`` plus one photo's followers (record frame) on each cell of ``board`` (the
+    record's tiles), ``None`` for those the photo does not show (not in ``shown``, the photo's
+    tiles).
+
+    A follower's slot names a segment of the tile the photo *read* on its cell. Where that is
+    not the record's tile, the slot says nothing about the record tile's segments (a monk in
+    the middle of a monastery read as a road curve is "on the field"), so the follower is kept
+    with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a follower
+    of that player stands on the tile."""
     out = {c: tuple(v) for c, v in (before or {}).items()}
     by_cell: dict[Cell, list[tuple[str, str]]] = {}
     for m in meeples:
-        by_cell.setdefault(m.at, []).append((m.player, m.on))
-    visible = set(shown)
-    for c in cells:
-        out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in visible else None),)
+        read = shown.get(m.at)
+        placed = board.get(m.at)
+        known = (read is None or placed is None or not read.tile.known
+                 or same_tile(read.tile, read.rot, placed.tile, placed.rot))
+        by_cell.setdefault(m.at, []).append((m.player, m.on if known else UNKNOWN_SLOT))
+    for c in board:
+        out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in shown else None),)
     return out
+
+
+def _forget_slots(seen: FiguresSeen, cells: set[Cell]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+    """``seen`` with the slots of the followers on ``cells`` made :data:`UNKNOWN_SLOT`: those
+    cells' tiles were rewritten, and the slots named segments of the tile taken before (they
+    were read on it, or the photo read it too). The sightings still say whose follower stood there."""
+    return {c: tuple(None if p is None else tuple(sorted((player, UNKNOWN_SLOT) for player, _ in p)) for p in photos)
+            if c in cells else tuple(photos) for c, photos in seen.items()}
 
 
 def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> tuple[GameRecord, Game] | None:
@@ -1547,8 +1581,9 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     follower on the tile are all looks at it. One photo misses or misplaces a follower often;
     many photos rarely do. A turn without a follower gets one on the feature the photos show it
     on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of those photos); a
-    follower is moved to another feature of its tile that the photos show it on at least
-    :data:`FIGURE_MIN_SIGHTINGS` times more than on its own; a follower still on the board is
+    follower is moved to another feature of its tile that the photos (the turn's own among them)
+    show it on more often than on its own, at least :data:`FIGURE_MIN_SIGHTINGS` times: the
+    photo of the turn is one look among many, not a better one; a follower still on the board is
     taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
     and more than twice as many as show a follower there, show none (the turn's photo saw a
     figure that was not placed). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
@@ -1594,7 +1629,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         if current is None and t.meeple is None:
             if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(window):
                 continue
-        elif n < votes.get(current, 0) + FIGURE_MIN_SIGHTINGS:  # type: ignore[arg-type]
+        elif n < FIGURE_MIN_SIGHTINGS or n <= votes.get(current, 0):  # type: ignore[arg-type]
             continue
         tried = _with_turn(fixed or record, i, meeple=rotate_slot(t.tile.segments[best].slots[0], t.rot))
         if tried is None:
@@ -1687,6 +1722,52 @@ def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], score
                                track=dict(c.game.track), final=c.game.final_report().final, points=points,
                                summary=summary, hidden_followers=c.hidden))
     return out, [c.game for c in ordered]
+
+
+def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: set[Cell],
+                           turns: tuple[Turn, ...]) -> list[tuple[Alternative, Game]]:
+    """When a turn's tile was rewritten from the photos (``rewritten``: its cell) and the tile
+    now closes a feature in that very turn, its player may have put a follower on it: it scored
+    and went home at once, so no photo showed it (a *hidden follower*, as for new turns). The
+    photo of that turn was read with the wrong tile, so the question was never asked. Returns
+    the alternatives (``record`` as it is first, then one per different outcome with such a
+    follower) with their games, or ``[]`` when none changes the scores. ``before`` is the game
+    before this step's ``turns``; ``end_game`` the game of ``record``."""
+    if not rewritten:
+        return []
+    base = (Alternative(turns=turns, record=record, track=dict(end_game.track), final=end_game.final_report().final,
+                        points={p: end_game.track[p] - before.track[p] for p in record.players},
+                        summary="; ".join(_describe_turn(t) for t in turns) or "no new turn"), end_game)
+    out: list[tuple[Alternative, Game]] = []
+    tracks = {tuple(end_game.track[p] for p in record.players)}
+    for i, t in enumerate(record.turns):
+        if t.at not in rewritten or t.meeple is not None or t.tile is None or t.take_back is not None or t.discarded:
+            continue
+        for seg in t.tile.segments:
+            if seg.kind not in _COMPLETABLE:
+                continue
+            slot = rotate_slot(seg.slots[0], t.rot)
+            tried = _with_turn(record, i, meeple=slot)
+            if tried is None:
+                continue
+            rec, g = tried
+            try:
+                then = new_game(replace(rec, turns=rec.turns[: i + 1]))
+            except CarcamError:
+                continue
+            if any(f.player == t.player and f.at == t.at for f in then.figures):
+                continue  # it would still stand there: the photos would show it
+            key = tuple(g.track[p] for p in record.players)
+            if key in tracks:
+                continue
+            tracks.add(key)
+            gained = then.track[t.player] - new_game(replace(rec, turns=rec.turns[:i])).track[t.player]
+            summary = (f"{t.player} put a follower on the {seg.kind.value} their tile at {list(t.at)} closed (the tile "
+                       f"was read otherwise then): {t.player} +{gained}")
+            out.append((Alternative(turns=turns, record=rec, track=dict(g.track), final=g.final_report().final,
+                                    points={p: g.track[p] - before.track[p] for p in record.players},
+                                    summary=summary, hidden_followers=1), _clone(g)))
+    return [base, *out] if out else []
 
 
 def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:

@@ -10,7 +10,14 @@ import pytest
 
 from scorer import Game, MeepleEntry, State, TileEntry, Turn, replay
 from scorer.catalog import rotate_slot
-from scorer.follow import EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN, SHIELD_UNSEEN_COST, FollowResult, follow_step
+from scorer.follow import (
+    EVIDENCE_SUM_MARGIN,
+    EVIDENCE_TWIN_MARGIN,
+    SHIELD_UNSEEN_COST,
+    FollowResult,
+    follow_step,
+    new_game,
+)
 
 from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
 
@@ -322,3 +329,117 @@ def test_one_photo_showing_a_follower_in_another_colour_does_not_change_its_owne
         res = step(res, s)
     laid = next(t for t in res.record.turns if t.at == (1, 0))
     assert laid.player == "red"
+
+
+def test_a_follower_seen_on_a_tile_read_as_another_tile_keeps_its_feature() -> None:
+    """A follower's slot names a segment of the tile the photo read. A monk in the middle of a
+    monastery, on photos that read the tile as a road curve (the evidence keeps the monastery),
+    is "on the curve's field": those photos must not move the follower onto the monastery's
+    field. They still show that a follower of that player stands there."""
+    game = start_game()
+    res = first_step(game)
+    a = tile("A")
+    cell, rot = next((c, r) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in a.rotations()
+                     if not game.board.edge_conflicts(c, a, r) and game.board.tiles.get(c) is None)
+    game.play(Turn("red", a, cell, rot, meeple="C"))
+    truth = photo(game)
+    res = step(res, truth)
+    field = next(s for s in ("N", "E", "S", "W", "Ne", "Es", "Sw", "Wn")
+                 if a.segments[a.segment_index_on_board(s, rot)].kind.value == "field")  # type: ignore[index]
+    as_curve = replace(truth, tiles=tuple(replace(e, tile=tile("V"), rot=0) if e.at == cell else e
+                                          for e in truth.tiles),
+                       meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples))
+    for _ in range(4):
+        res = step(res, as_curve, evidence_for(truth))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "A" and laid.meeple == "C"
+    assert res.figures_seen is not None
+    assert all(f == ("red", "") for p in res.figures_seen[cell][1:] for f in p or ())
+
+
+def test_a_follower_misplaced_on_its_photo_goes_where_most_photos_show_it() -> None:
+    """The photo of a turn put red's follower on the field beside the road; the two photos after
+    show it on the road. The turn's photo is one look among three: the road wins 2 to 1."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="N") if m.at == (1, 0) else m for m in truth.meeples))
+    res = step(res, on_field)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    u = tile("U")
+    assert laid.meeple is not None and u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value == "field"  # type: ignore[index]
+    res = step(res, truth)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value == "field"  # type: ignore[arg-type, index]  # 1 to 1
+    res = step(res, truth)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is not None and u.segment_index_on_board(laid.meeple, 0) == u.segment_index_on_board("E", 0)
+    assert any("the photos since show a follower on its road (2 of 3 photos)" in w for w in res.warnings)
+
+
+def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
+    """A monastery misread as a road curve for its first photos (the curve's field holds the
+    figure) is rewritten once the photos' evidence for the monastery adds up; the slots seen
+    before named the curve's segments, so only the photos since say where the monk stands."""
+    game = start_game()
+    res = first_step(game)
+    a, v = tile("A"), tile("V")
+    slots = ("N", "E", "S", "W", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn", "Nw")
+    cell, ra, rv, field = next(
+        (c, ra, rv, f) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for ra in a.rotations() for rv in v.rotations()
+        for f in slots
+        if not game.board.edge_conflicts(c, a, ra) and not game.board.edge_conflicts(c, v, rv)
+        and a.segments[a.segment_index_on_board(f, ra)].kind.value == "field"  # type: ignore[index]
+        and v.segments[v.segment_index_on_board(f, rv)].kind.value == "field")  # type: ignore[index]
+    game.play(Turn("red", a, cell, ra, meeple="C"))
+    truth = photo(game)
+    as_curve = replace(truth, tiles=tuple(replace(e, tile=v, rot=rv) if e.at == cell else e for e in truth.tiles),
+                       meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples))
+    # the curve photos lean to the curve by 1 each; the monastery photos to the monastery by 5 or more
+    lean = evidence_for(as_curve, {cell: {("A", ra): BASE + 4.0}})
+    res = step(res, as_curve, lean)
+    for _ in range(5):
+        res = step(res, as_curve, lean)
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "V"
+    for _ in range(4):
+        res = step(res, truth)
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "A"
+    assert laid.meeple == "C"  # 6 photos "on the field" of the curve, then the monastery's photos
+
+
+def test_a_tile_corrected_into_closing_a_feature_asks_about_a_hidden_follower() -> None:
+    """Red closed the start tile's city with a city cap and put a knight on it: 4 points, and the
+    knight went home at once. The photo of the turn read the cap as a tile that carries the city
+    on (nothing closed, so no question). When the photos after correct the tile, the city was
+    closed in that turn: the players are asked whether red put a follower there."""
+    game = start_game()
+    res = first_step(game)
+    e, g = tile("E"), tile("G")
+    cell = (0, -1)  # above the start tile's city
+    re = next(r for r in e.rotations() if not game.board.edge_conflicts(cell, e, r))
+    rg = next(r for r in g.rotations() if not game.board.edge_conflicts(cell, g, r))
+    city = next(seg for seg in e.segments if seg.kind.value == "city")
+    game.play(Turn("red", e, cell, re, meeple=rotate_slot(city.slots[0], re)))
+    assert game.track["red"] == 4 and not game.figures
+    truth = photo(game)
+    misread = replace(truth, tiles=tuple(replace(x, tile=g, rot=rg) if x.at == cell else x for x in truth.tiles))
+    res = step(res, misread, evidence_for(misread))
+    assert not res.ambiguous and new_game(res.record).track["red"] == 0
+    asked = None
+    for _ in range(4):
+        res = step(res, truth)
+        if res.ambiguous:
+            asked = res
+            break
+    assert asked is not None
+    laid = next(t for t in asked.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "E" and laid.meeple is None  # fewest hidden followers first
+    tracks = [dict(a.track) for a in asked.alternatives]
+    assert tracks[0]["red"] == 0 and {"red": 4, "blue": 0} in tracks
+    chosen = asked.choose(tracks.index({"red": 4, "blue": 0}))
+    assert new_game(chosen).track == game.track
+    assert replay(chosen)[1].final == game.final_report().final
+    assert any("closed" in a.summary for a in asked.alternatives[1:])
