@@ -355,7 +355,8 @@ def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarr
     return low_share & low_fit
 
 
-def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cfg: dict[str, Any]) -> set[tuple[int, int]]:
+def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cfg: dict[str, Any],
+                   keep: set[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
     """Cells on the board's outline without a tile's edge there: table read as tiles.
 
     A tile is a piece of cardboard: where it borders no other tile, its side is a step in
@@ -366,7 +367,8 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     sides between two read cells (the seams). A cell whose outer sides are all below
     ``edge_min_ratio`` of that is dropped, and the outline is measured again where it moved
     (a patch of table several cells wide is peeled cell by cell). ``gray`` is the work image;
-    cells are grid cells. Nothing is dropped with too few seams to compare with, nor all cells."""
+    cells are grid cells. Nothing is dropped with too few seams to compare with, nor all cells,
+    nor the cells in ``keep`` (a followed game's tiles seen before: only new cells are judged)."""
     ratio = float(cfg.get("edge_min_ratio", 0.0))
     if ratio <= 0 or len(cells) < 3:
         return set()
@@ -399,8 +401,8 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     left = set(cells)
     dropped: set[tuple[int, int]] = set()
     for _ in range(int(cfg.get("edge_rounds", 3))):
-        weak = {c for c in left
-                if any(neighbour(c, e) not in left for e in EDGES)
+        weak = {c for c in left if c not in (keep or ())
+                and any(neighbour(c, e) not in left for e in EDGES)
                 and max(strength[(c, e)] for e in EDGES if neighbour(c, e) not in left) < ratio * level}
         if not weak or len(weak) >= len(left):
             break

@@ -287,11 +287,13 @@ class BoardReader:
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):
             del unary[c], best_ll[c]  # recognised cells stay, so some cell always does
-        if prior is None or ccfg.get("edge_with_prior", True):
-            # (following a game, the follower judges the cells against the previous board: a
-            # half-pitch grid on a small board, cleaned of its table cells, passed its check
-            # for a wrong grid as a few new tiles)
-            for c in edgeless_cells(gray, grid, set(unary), ccfg):
+        with_prior = ccfg.get("edge_with_prior", True)
+        if prior is None or with_prior:
+            # following a game, the cells that take the previous board's tiles are kept
+            # ("new_cells": only cells the board did not have are judged; false: none is)
+            keep = set(_align_prior(prior, set(unary))) if prior is not None and with_prior == "new_cells" else None
+            many = keep is not None and len(set(unary) - keep) > int(ccfg.get("edge_prior_max_new", 4))
+            for c in (set() if many else edgeless_cells(gray, grid, set(unary), ccfg, keep)):
                 del unary[c], best_ll[c]
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)

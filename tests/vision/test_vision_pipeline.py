@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -191,29 +192,39 @@ def test_a_grid_reading_more_cells_than_the_box_has_tiles_gets_its_coarser_grid_
     assert len(without.state.tiles) > 72  # the case this is for
 
 
-def test_table_cells_are_dropped_on_a_single_photo_but_left_to_the_follower(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The outline's edge test (classify.edgeless_cells) cleans a single photo's reading; when
-    following a game (a previous board given), the follower judges the cells itself: cleaned of
-    its table cells, a half-pitch grid on a small board passed the follower's wrong-grid check."""
+def test_following_only_new_cells_face_the_edge_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outline's edge test (classify.edgeless_cells) cleans a single photo's reading of table
+    read as tiles. Following a game (a previous board given), the cells that take the previous
+    board's tiles are kept (only new cells are judged: table read as tiles at a game's last photo
+    could never be taken out again), and a reading with more new cells than
+    ``edge_prior_max_new`` is left as it is (a half-pitch grid on a small board, cleaned of its
+    table cells, passed the follower's wrong-grid check as a few new tiles)."""
     import vision.reader as reader_module
     from scorer import parse_state
     from scorer.formats import load_document
-    calls: list[int] = []
+    calls: list[set[tuple[int, int]] | None] = []
     real = reader_module.edgeless_cells
 
-    def counted(*args: object, **kwargs: object) -> set[tuple[int, int]]:
-        calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+    def counted(gray, grid, cells, cfg, keep=None):  # type: ignore[no-untyped-def]
+        calls.append(keep)
+        return real(gray, grid, cells, cfg, keep)
 
     monkeypatch.setattr(reader_module, "edgeless_cells", counted)
     sample = Path(__file__).resolve().parents[2] / "sample_images" / "base-midgame"
     photo = str(sample / "photo.jpg")
     reader = BoardReader()
-    reader.read(photo)
-    assert calls
+    alone = reader.read(photo)
+    assert calls and all(keep is None for keep in calls)  # once per grid tried
     calls.clear()
     prior = parse_state(load_document(str(sample / "truth.json")))
-    reader.read_detail(photo, prior=prior)
+    detail = reader.read_detail(photo, prior=prior)
+    assert calls and all(keep is not None for keep in calls)
+    assert max(len(keep) for keep in calls if keep is not None) >= len(prior.tiles) - 2
+    assert len(detail.reading.state.tiles) >= len(alone.state.tiles)
+    calls.clear()
+    # a previous board of one tile: the photo shows far more new cells than a gap can hold
+    one = replace(prior, tiles=prior.tiles[:1], meeples=())
+    reader.read_detail(photo, prior=one)
     assert not calls
-    BoardReader({"classify": {"edge_with_prior": True}}).read_detail(photo, prior=prior)
-    assert calls
+    BoardReader({"classify": {"edge_with_prior": False}}).read_detail(photo, prior=prior)
+    assert not calls
