@@ -443,3 +443,27 @@ def test_a_tile_corrected_into_closing_a_feature_asks_about_a_hidden_follower() 
     assert new_game(chosen).track == game.track
     assert replay(chosen)[1].final == game.final_report().final
     assert any("closed" in a.summary for a in asked.alternatives[1:])
+
+
+def test_with_evidence_the_likeliest_tile_wins_over_a_follower_read_on_a_taken_road() -> None:
+    """Blue laid a straight road on red's road and put a farmer beside it; the photo reads the
+    figure on the road, which red's follower already holds. A junction (the evidence's second
+    choice) would let it stand there as read, but the feature under a figure is misread far
+    more often than the evidence ranks a wrong tile first: the straight road is taken, the
+    follower on a free feature of it."""
+    game = start_game()
+    res = first_step(game)
+    u, w = tile("U"), tile("W")
+    game.play(Turn("red", u, (1, 0), 0, meeple="E"))
+    res = step(res, photo(game))
+    game.play(Turn("blue", u, (2, 0), 0, meeple="N"))
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (2, 0) else m for m in truth.meeples))
+    rw = next(r for r in w.rotations() if not game.board.edge_conflicts((2, 0), w, r)
+              and w.segment_index_on_board("E", r) is not None
+              and w.segments[w.segment_index_on_board("E", r)].kind.value == "road")  # type: ignore[index]
+    ev = evidence_for(truth, {(2, 0): {("W", rw): BASE + 3.5}})  # U leads by 1.5
+    res = step(res, on_road, ev)
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "U" and laid.player == "blue" and laid.meeple is not None
+    assert u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value == "field"  # type: ignore[index]
