@@ -247,20 +247,31 @@ def _city_turn(tid: str, game: Game) -> tuple[tuple[int, int], int, str]:
     return cell, rot, rotate_slot(city.slots[0], rot)
 
 
+def _city_follower(tid: str) -> tuple[FollowResult, tuple[int, int], int, State]:
+    """Red laid ``tid`` beside the start tile with a knight on its city: the first step's
+    result, the cell, the rotation and the true photo after the turn."""
+    game = start_game()
+    res = first_step(game)
+    cell, rot, slot = _city_turn(tid, game)
+    game.play(Turn("red", tile(tid), cell, rot, meeple=slot))
+    return res, cell, rot, photo(game)
+
+
+def _read_as(state: State, cell: tuple[int, int], tid: str, rot: int | None = None) -> State:
+    """``state`` with the tile on ``cell`` read as ``tid`` (at ``rot``, or the true rotation)."""
+    return replace(state, tiles=tuple(replace(e, tile=tile(tid), rot=e.rot if rot is None else rot)
+                                      if e.at == cell else e for e in state.tiles))
+
+
 def test_a_crest_seen_in_a_few_photos_beside_a_follower_rewrites_the_twin() -> None:
     """F/G, M/N, O/P, Q/R differ only by a coat of arms. A follower standing on the crest hides
     it in most photos; the few that show it decide, by :data:`EVIDENCE_TWIN_MARGIN` summed (the
     board's features are the same either way; the margin for other tiles is far larger)."""
-    game = start_game()
-    res = first_step(game)
-    cell, rot, slot = _city_turn("M", game)
-    game.play(Turn("red", tile("M"), cell, rot, meeple=slot))
-    truth = photo(game)
+    res, cell, _, truth = _city_follower("M")
     n = tile("N")
     unseen = {cell: {("N", r): BASE + 8.0 for r in n.rotations()}}  # the plain twin leads by 3
     seen = {cell: {("N", r): BASE + 3.5 for r in n.rotations()}}  # the crest seen: M leads by 1.5
-    res = step(res, replace(truth, tiles=tuple(replace(e, tile=n) if e.at == cell else e for e in truth.tiles)),
-               evidence_for(truth, unseen))
+    res = step(res, _read_as(truth, cell, "N"), evidence_for(truth, unseen))
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "N"  # type: ignore[union-attr]
     res = step(res, truth, evidence_for(truth, seen))
     for _ in range(3):
@@ -278,15 +289,9 @@ def test_a_rewrite_under_a_follower_takes_the_twin_the_photos_lean_to() -> None:
     """A cell misread as C in its turn's photo is rewritten from the photos after. The follower
     hides where a crest would be, so Q (with a crest) and R (without) are nearly tied; the
     photos lean to R (no crest seen), and R is taken, not the first twin in the alphabet."""
-    game = start_game()
-    res = first_step(game)
-    cell, rot, slot = _city_turn("R", game)
-    game.play(Turn("red", tile("R"), cell, rot, meeple=slot))
-    truth = photo(game)
-    c = tile("C")
+    res, cell, rot, truth = _city_follower("R")
     misled = evidence_for(truth, {cell: {("C", 0): BASE + 9.0}})
-    res = step(res, replace(truth, tiles=tuple(replace(e, tile=c, rot=0) if e.at == cell else e for e in truth.tiles)),
-               misled)
+    res = step(res, _read_as(truth, cell, "C", 0), misled)
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "C"  # type: ignore[union-attr]
     lean = evidence_for(truth, {cell: {("R", rot): BASE + 8.0, ("Q", rot): BASE + 6.5, ("C", 0): BASE + 4.0}})
     for _ in range(4):
