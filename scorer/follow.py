@@ -1512,21 +1512,34 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     tiles).
 
     A follower's slot names a segment of the tile the photo *read* on its cell. Where that is
-    not the record's tile, the slot says nothing about the record tile's segments (a monk in
-    the middle of a monastery read as a road curve is "on the field"), so the follower is kept
-    with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a follower
-    of that player stands on the tile."""
+    not the record's tile and the slot's segment differs on the two (its kind, or the slots it
+    covers: a monk in the middle of a monastery read as a road curve is "on the field", a field
+    of another shape), the slot says nothing about the record tile's segments, so the follower
+    is kept with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
+    follower of that player stands on the tile. A knight on the city of a J read as an E is
+    still on the city."""
     out = {c: tuple(v) for c, v in (before or {}).items()}
     by_cell: dict[Cell, list[tuple[str, str]]] = {}
     for m in meeples:
         read = shown.get(m.at)
         placed = board.get(m.at)
         known = (read is None or placed is None or not read.tile.known
-                 or same_tile(read.tile, read.rot, placed.tile, placed.rot))
+                 or same_tile(read.tile, read.rot, placed.tile, placed.rot)
+                 or _segment_at(read.tile, read.rot, m.on) == _segment_at(placed.tile, placed.rot, m.on) is not None)
         by_cell.setdefault(m.at, []).append((m.player, m.on if known else UNKNOWN_SLOT))
     for c in board:
         out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in shown else None),)
     return out
+
+
+def _segment_at(tile: TileType, rot: int, slot: str) -> tuple[Kind, tuple[str, ...]] | None:
+    """The segment at a board slot of a tile at a rotation: its kind and the board slots it
+    covers (None if none)."""
+    i = tile.segment_index_on_board(slot, rot)
+    if i is None:
+        return None
+    seg = tile.segments[i]
+    return seg.kind, tuple(sorted(rotate_slot(x, rot) for x in seg.slots))
 
 
 def _forget_slots(seen: FiguresSeen, cells: set[Cell]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:

@@ -472,3 +472,29 @@ def test_with_evidence_the_likeliest_tile_wins_over_a_follower_read_on_a_taken_r
     laid = next(t for t in res.record.turns if t.at == (2, 0))
     assert laid.tile is not None and laid.tile.id == "U" and laid.player == "blue" and laid.meeple is not None
     assert u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value == "field"  # type: ignore[index]
+
+
+def test_a_follower_on_a_tile_read_as_a_tile_with_the_same_feature_there_still_counts() -> None:
+    """A J read as an E has the same city: a knight read on that city is on the J's city. The
+    turn's photo put the knight on the field; two photos that read the tile as an E show it on
+    the city, and it goes there."""
+    game = start_game()
+    res = first_step(game)
+    j = tile("J")
+    cell = (1, 0)  # east of the start tile: on its road, the city open
+    rot = next(r for r in j.rotations() if not game.board.edge_conflicts(cell, j, r))
+    slot = rotate_slot(next(seg for seg in j.segments if seg.kind.value == "city").slots[1], rot)
+    game.play(Turn("red", j, cell, rot, meeple=slot))
+    truth = photo(game)
+    assert truth.meeples
+    field = next(s for s in ("N", "E", "S", "W", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn", "Nw")
+                 if j.segments[j.segment_index_on_board(s, rot)].kind.value == "field")  # type: ignore[index]
+    res = step(res, replace(truth, meeples=tuple(replace(m, on=field) for m in truth.meeples)))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple == field
+    as_e = _read_as(truth, cell, "E")
+    assert tile("E").segment_index_on_board(slot, rot) is not None
+    for _ in range(2):
+        res = step(res, as_e, evidence_for(truth))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple is not None and j.segment_index_on_board(laid.meeple, rot) == j.segment_index_on_board(slot, rot)
