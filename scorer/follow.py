@@ -1392,8 +1392,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         past = _past_hidden_followers(replace(record, turns=record.turns + chosen_turns), end_game, game,
                                       rewritten, chosen_turns)
         if past:
-            alternatives, games = zip(*past)  # type: ignore[assignment]
-            alternatives = list(alternatives)
+            alternatives = [a for a, _ in past]
             alt_games = {id(a): g for a, g in past}
             warnings.append("a tile corrected from the photos closes a feature in its own turn: its player may "
                             "have put a follower there (it scored and went home)")
@@ -1787,7 +1786,7 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
             if key in tracks:
                 continue
             tracks.add(key)
-            gained = then.track[t.player] - new_game(replace(rec, turns=rec.turns[:i])).track[t.player]
+            gained = then.history[-1].points.get(t.player, 0)  # what turn i scored
             summary = (f"{t.player} put a follower on the {seg.kind.value} their tile at {list(t.at)} closed (the tile "
                        f"was read otherwise then): {t.player} +{gained}")
             out.append((Alternative(turns=turns, record=rec, track=dict(g.track), final=g.final_report().final,

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from scorer import Game, MeepleEntry, State, TileEntry, Turn, replay
-from scorer.catalog import rotate_slot
+from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
@@ -18,6 +18,7 @@ from scorer.follow import (
     follow_step,
     new_game,
 )
+from scorer.geometry import SLOTS
 
 from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
 
@@ -247,6 +248,13 @@ def _city_turn(tid: str, game: Game) -> tuple[tuple[int, int], int, str]:
     return cell, rot, rotate_slot(city.slots[0], rot)
 
 
+def _field_slot(t: TileType, rot: int, also: tuple[TileType, int] | None = None) -> str | None:
+    """The first board slot on a field of ``t`` at ``rot`` (and of ``also`` at its rotation)."""
+    tiles = [(t, rot)] + ([also] if also else [])
+    return next((s for s in SLOTS if all(x.segments[x.segment_index_on_board(s, r)].kind.value == "field"  # type: ignore[index]
+                                         for x, r in tiles)), None)
+
+
 def _city_follower(tid: str) -> tuple[FollowResult, tuple[int, int], int, State]:
     """Red laid ``tid`` beside the start tile with a knight on its city: the first step's
     result, the cell, the rotation and the true photo after the turn."""
@@ -349,8 +357,8 @@ def test_a_follower_seen_on_a_tile_read_as_another_tile_keeps_its_feature() -> N
     game.play(Turn("red", a, cell, rot, meeple="C"))
     truth = photo(game)
     res = step(res, truth)
-    field = next(s for s in ("N", "E", "S", "W", "Ne", "Es", "Sw", "Wn")
-                 if a.segments[a.segment_index_on_board(s, rot)].kind.value == "field")  # type: ignore[index]
+    field = _field_slot(a, rot)
+    assert field is not None
     as_curve = replace(truth, tiles=tuple(replace(e, tile=tile("V"), rot=0) if e.at == cell else e
                                           for e in truth.tiles),
                        meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples))
@@ -390,13 +398,10 @@ def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
     game = start_game()
     res = first_step(game)
     a, v = tile("A"), tile("V")
-    slots = ("N", "E", "S", "W", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn", "Nw")
     cell, ra, rv, field = next(
         (c, ra, rv, f) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for ra in a.rotations() for rv in v.rotations()
-        for f in slots
         if not game.board.edge_conflicts(c, a, ra) and not game.board.edge_conflicts(c, v, rv)
-        and a.segments[a.segment_index_on_board(f, ra)].kind.value == "field"  # type: ignore[index]
-        and v.segments[v.segment_index_on_board(f, rv)].kind.value == "field")  # type: ignore[index]
+        and (f := _field_slot(a, ra, (v, rv))) is not None)
     game.play(Turn("red", a, cell, ra, meeple="C"))
     truth = photo(game)
     as_curve = replace(truth, tiles=tuple(replace(e, tile=v, rot=rv) if e.at == cell else e for e in truth.tiles),
@@ -487,8 +492,8 @@ def test_a_follower_on_a_tile_read_as_a_tile_with_the_same_feature_there_still_c
     game.play(Turn("red", j, cell, rot, meeple=slot))
     truth = photo(game)
     assert truth.meeples
-    field = next(s for s in ("N", "E", "S", "W", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn", "Nw")
-                 if j.segments[j.segment_index_on_board(s, rot)].kind.value == "field")  # type: ignore[index]
+    field = _field_slot(j, rot)
+    assert field is not None
     res = step(res, replace(truth, meeples=tuple(replace(m, on=field) for m in truth.meeples)))
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.meeple == field
