@@ -21,7 +21,10 @@ true track), ``unasked`` always takes the first alternative. ``--photos`` also r
 ``vision.reader`` exist (the game followed from its start tile: ``follow_step(from_start=True)``,
 each photo read with the previous corrected state as prior and followed with the reader's
 per-cell evidence, ``--no-evidence`` for the reading alone), printing the share of games right
-and the share of turns whose inferred tile is the true one.
+and the share of turns whose inferred tile is the true one. A photo the reader cannot read or
+the follower does not use (it says why) is taken again once (rendered anew), as the player
+told so would; if that fails too the game goes on without it (both counted). Photo games run in ``--jobs`` processes: per-photo times are then
+shared-CPU times; take timings with ``--jobs 1``.
 
 Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos] [--photo-games 12] [--photo-seed0 12]``
 (``--games 0 --photos`` runs the photo games alone).
@@ -40,7 +43,7 @@ from typing import Any
 
 from scorer import Game, State, random_game, replay
 from scorer.catalog import load_catalog
-from scorer.follow import Transform, align, follow_step, new_game, same_tile, transform_state
+from scorer.follow import FollowError, Transform, align, follow_step, new_game, same_tile, transform_state
 from scorer.formats import GameRecord
 
 MODES = ("every photo", "10% skipped", "2% misread")
@@ -115,25 +118,46 @@ def pick_photos(n: int, rng: random.Random, skip: float) -> list[int]:
 
 
 def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
-           read: Any = None, from_start: bool = False) -> tuple[GameRecord, int, bool, list[float], int]:
+           read: Any = None, from_start: bool = False) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
-    ``read`` turns a state into the follower's input (a photo read by the reader);
-    ``from_start`` tells the follower that the first photo shows the start tile alone."""
+    ``read(state, prior, take)`` turns a state into the follower's input (photo ``take`` of it
+    read by the reader; None when the reader cannot read it); ``from_start`` tells the follower
+    that the first photo shows the start tile alone. A photo the reader cannot read, or that the
+    follower does not use (``FollowResult.used``; a first photo it refuses), is taken again once,
+    as the player told so would; if the second fails too, the game goes on without it. Returns
+    the record, the questions asked, whether the truth was always offered, the seconds of each
+    step, the warnings, the photos taken again and the turns' photos left out."""
     record: GameRecord | None = None
     previous: State | None = None
-    questions, offered, warnings = 0, True, 0
+    questions, offered, warnings, retakes, left_out = 0, True, 0, 0, 0
     seconds: list[float] = []
     total = None  # the reader's evidence summed over the photos so far (FollowResult.evidence_total)
     figures = None  # the followers seen on each cell so far (FollowResult.figures_seen)
     for state, track in zip(photos, tracks):
-        got = read(state, previous) if read else state
-        # a reader's detail brings the per-cell evidence with the reading
-        new, evidence = (got.reading, got.evidence) if hasattr(got, "evidence") else (got, None)
-        t0 = time.perf_counter()
-        res = follow_step(record, previous, new, from_start=from_start, evidence=evidence, evidence_total=total,
-                          figures_seen=figures)
-        seconds.append(time.perf_counter() - t0)
-        warnings += len(res.warnings)
+        res = None
+        for take in (0, 1) if read else (0,):
+            retakes += take
+            got = read(state, previous, take) if read else state
+            if got is None:
+                continue
+            # a reader's detail brings the per-cell evidence with the reading
+            new, evidence = (got.reading, got.evidence) if hasattr(got, "evidence") else (got, None)
+            t0 = time.perf_counter()
+            try:
+                res = follow_step(record, previous, new, from_start=from_start, evidence=evidence,
+                                  evidence_total=total, figures_seen=figures)
+            except FollowError:
+                if record is not None or read is None:
+                    raise
+                continue  # a first photo the follower refuses (a wrong grid)
+            seconds.append(time.perf_counter() - t0)
+            warnings += len(res.warnings)
+            if res.used:
+                break
+        if res is None or not res.used:
+            left_out += 1
+            if res is None:
+                continue
         record = res.record
         if res.ambiguous:
             questions += 1
@@ -143,7 +167,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
                 record = res.choose(hit)
         previous, total, figures = res.corrected_state, res.evidence_total, res.figures_seen
     assert record is not None
-    return record, questions, offered, seconds, warnings
+    return record, questions, offered, seconds, warnings, retakes, left_out
 
 
 def run_game(seed: int, mode: str) -> GameOutcome:
@@ -155,7 +179,7 @@ def run_game(seed: int, mode: str) -> GameOutcome:
     misread = 0.02 if mode == "2% misread" else 0.0
     photos = [as_photo(states[i], rng, misread) for i in taken]
     truth_tracks = [tracks[i] for i in taken]
-    out: dict[bool, tuple[GameRecord, int, bool, list[float], int]] = {}
+    out: dict[bool, tuple[GameRecord, int, bool, list[float], int, int, int]] = {}
     for ask in (True, False):
         out[ask] = follow(photos, truth_tracks, ask)
     asked, unasked = out[True], out[False]
@@ -188,55 +212,108 @@ def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     return good, len(true_turns)
 
 
-def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0) -> None:
+RETAKE_SEED = 500  # a retaken photo: the same board rendered with this added to its seed
+
+
+@dataclass
+class PhotoGame:
+    """One game followed through rendered photos (:func:`photo_game`)."""
+
+    seed: int
+    line: str
+    ok: bool = False
+    failed: bool = False
+    good: int = 0
+    laid: int = 0
+    retakes: int = 0
+    unread: int = 0
+    seconds: float = 0.0
+    step_seconds: list[float] | None = None
+
+
+_READER: Any = None
+
+
+def photo_game(seed: int, turns: int, evidence: bool, threads: int) -> PhotoGame:
+    """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
+    :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
+    taken again (:func:`follow`), rendered anew (another seed: light, camera)."""
+    global _READER
+    from vision.errors import VisionError  # type: ignore[import-not-found]
+    from vision.reader import BoardReader  # type: ignore[import-not-found]
+    from vision.synth import generate  # type: ignore[import-not-found]
+
+    if _READER is None:
+        _READER = BoardReader({"read": {"threads": threads}} if threads else None)
+    reader = _READER
+    record = random_game(seed, ("red", "blue"), turns=turns)
+    states, tracks, final = true_states(record)
+    out = PhotoGame(seed, "")
+
+    def read(state: State, prior: State | None, take: int) -> Any:
+        photo = generate(state, None, seed * 1000 + len(state.tiles) + take * RETAKE_SEED)
+        try:
+            detail = reader.read_detail(photo.jpeg, game=state.game, players=state.players, prior=prior)
+        except VisionError:
+            return None
+        return detail if evidence else detail.reading
+
+    t0 = time.perf_counter()
+    try:
+        rec, _, _, step_seconds, warnings, out.retakes, out.unread = follow(states, tracks, True, read,
+                                                                            from_start=True)
+    except Exception as exc:  # the reader is young: report its failure, go on with the next game
+        out.failed = True
+        out.line = f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})"
+        return out
+    out.seconds = (time.perf_counter() - t0) / len(states)
+    out.step_seconds = step_seconds
+    out.ok = replay(rec)[1].final == final
+    out.good, out.laid = turns_right(record, rec)
+    taken = f", {out.retakes} taken again, {out.unread} left out" if out.retakes or out.unread else ""
+    out.line = (f"  photos seed {seed}: {'right' if out.ok else 'WRONG'} ({len(states)} photos{taken}, "
+                f"{warnings} warnings, {out.good}/{out.laid} turns' tiles right, "
+                f"final {dict(replay(rec)[1].final)} vs true {dict(final)})")
+    return out
+
+
+def _photo_game(args: tuple[int, int, bool, int]) -> PhotoGame:
+    return photo_game(*args)
+
+
+def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
     read with the previous corrected state as prior, and followed with the reader's per-cell
-    evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone)."""
+    evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone). Games
+    run in ``jobs`` processes (the reader then on one thread each)."""
     try:
-        from vision.reader import BoardReader  # type: ignore[import-not-found]
-        from vision.synth import generate  # type: ignore[import-not-found]
+        import vision.reader  # type: ignore[import-not-found]  # noqa: F401
+        import vision.synth  # type: ignore[import-not-found]  # noqa: F401
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    reader = BoardReader()
-    right, total, tiles_right, tiles_total = 0, 0, 0, 0
-    seconds: list[float] = []
-    follow_seconds: list[float] = []
-    for seed in range(seed0, seed0 + games):
-        record = random_game(seed, ("red", "blue"), turns=turns)
-        states, tracks, final = true_states(record)
-
-        def read(state: State, prior: State | None, seed: int = seed) -> Any:
-            photo = generate(state, None, seed * 1000 + len(state.tiles))
-            detail = reader.read_detail(photo.jpeg, game=state.game, players=state.players, prior=prior)
-            return detail if evidence else detail.reading
-
-        t0 = time.perf_counter()
-        try:
-            rec, questions, _, step_seconds, warnings = follow(states, tracks, True, read, from_start=True)
-        except Exception as exc:  # the reader is young: report its failure, go on with the next game
-            total += 1
-            print(f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})")
-            continue
-        seconds.append((time.perf_counter() - t0) / len(states))
-        follow_seconds += step_seconds
-        total += 1
-        ok = replay(rec)[1].final == final
-        right += ok
-        good, laid = turns_right(record, rec)
-        tiles_right += good
-        tiles_total += laid
-        print(f"  photos seed {seed}: {'right' if ok else 'WRONG'} ({len(states)} photos, {warnings} warnings, "
-              f"{good}/{laid} turns' tiles right, final {dict(replay(rec)[1].final)} vs true {dict(final)})")
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0) for seed in range(seed0, seed0 + games)]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_photo_game, args))
+    else:
+        results = [_photo_game(a) for a in args]
+    for r in results:
+        print(r.line)
+    done = [r for r in results if not r.failed]
+    right, total = sum(r.ok for r in done), len(results)
+    tiles_right, tiles_total = sum(r.good for r in done), sum(r.laid for r in done)
+    retakes, unread = sum(r.retakes for r in done), sum(r.unread for r in done)
     share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
-    if not seconds:
+    if not done:
         print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
         return
+    follow_seconds = [s for r in done for s in (r.step_seconds or [])]
     print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each); turns' tiles right "
-          f"{share}; median "
-          f"{statistics.median(seconds) * 1000:.0f} ms per photo (render + read + follow), "
+          f"{share}; {retakes} photos taken again, {unread} left out; median "
+          f"{statistics.median(r.seconds for r in done) * 1000:.0f} ms per photo (render + read + follow), "
           f"median {statistics.median(follow_seconds) * 1000:.1f} ms per follow step")
 
 
@@ -279,7 +356,7 @@ def main(argv: list[str] | None = None) -> int:
         if target is not None and asked < target:
             failed = True
     if args.photos:
-        photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0)
+        photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs)
     return 1 if failed else 0
 
 

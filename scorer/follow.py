@@ -103,7 +103,9 @@ EVIDENCE_CHOICES = 6
 EVIDENCE_MIN_AGREEMENT = 0.5
 EVIDENCE_MIN_TILES = 3
 #: ... unless the photo reads whole (see :func:`_unusable`) with at most this many times
-#: ``max_gap`` new cells (earlier photos were not used, so the gap may be longer).
+#: ``max_gap`` new cells (earlier photos were not used, so the gap may be longer), on a board
+#: of at least ``EVIDENCE_MIN_TILES`` tiles (a plain table read as tiles can read whole around
+#: one or two tiles).
 WHOLE_GAP_FACTOR = 2
 #: With the reader's evidence, a new tile's best tile by the evidence with its follower on
 #: another feature than read beats a substitute on which the follower stands as read
@@ -144,7 +146,8 @@ EVIDENCE_SUM_MARGIN = 8.0
 #: ... or, when the two differ only by a coat of arms (twins such as F and G: the board's
 #: features are the same, only the city's points differ), by more than this: whether a crest is
 #: there is all the photos are asked, and a crest seen in a few photos while a follower stood on
-#: it in the others decides it.
+#: it in the others decides it. The same for A and B, which differ only by A's short road to its
+#: monastery (:func:`_road_stub_twins`): a follower on the road hides it.
 EVIDENCE_TWIN_MARGIN = 2.0
 #: On a cell a follower covers, a tile with a coat of arms not seen is lifted to its twin
 #: without one less this (:func:`_shields_unseen`): a crest under the follower is possible, but
@@ -215,7 +218,10 @@ class FollowResult:
     * ``evidence_total``: the reader's evidence summed over the photos used so far, per cell of
       the record (when the step had evidence); pass it as ``evidence_total`` to the next step;
     * ``figures_seen``: the followers seen on each cell of the record in the photos used so far;
-      pass it as ``figures_seen`` to the next step.
+      pass it as ``figures_seen`` to the next step;
+    * ``used``: false when the photo was not used at all (it does not fit the game: a wrong
+      grid, too many new cells); the record is unchanged and the warnings say why, so the
+      player can take it again.
     """
 
     record: GameRecord
@@ -226,6 +232,7 @@ class FollowResult:
     warnings: tuple[str, ...] = ()
     evidence_total: EvidenceTotal | None = None
     figures_seen: FiguresSeen | None = None
+    used: bool = True
 
     @property
     def ambiguous(self) -> bool:
@@ -637,13 +644,34 @@ def _twins(a: TileType, ra: int, b: TileType, rb: int) -> bool:
     return a.known and b.known and _without_shields(a, ra) == _without_shields(b, rb)
 
 
+def _road_stub_twins(a: TileType, ra: int, b: TileType, rb: int) -> bool:
+    """Whether two tiles at their rotations differ only by a short road: one has a road that
+    leaves a single edge (a dead end at the tile's centre feature, A's road to its monastery)
+    and is otherwise the other (same features but fields, as many fields: B). A follower on
+    the stub hides it, and the rest of the two tiles looks the same."""
+    def features(t: TileType, r: int) -> tuple[list[tuple[Any, ...]], int]:
+        segs = [(s.kind, tuple(sorted(rotate_slot(x, r) for x in s.slots)), s.shield) for s in t.segments
+                if s.kind is not Kind.FIELD]
+        return segs, sum(1 for s in t.segments if s.kind is Kind.FIELD)
+    if not (a.known and b.known):
+        return False
+    (fa, na), (fb, nb) = features(a, ra), features(b, rb)
+    if na != nb or abs(len(fa) - len(fb)) != 1:
+        return False
+    more, fewer = (fa, fb) if len(fa) > len(fb) else (fb, fa)
+    for i, (kind, slots, _) in enumerate(more):
+        if kind is Kind.ROAD and len(slots) == 1 and sorted(more[:i] + more[i + 1:]) == sorted(fewer):
+            return True
+    return False
+
+
 def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
              margin: float = EVIDENCE_KEEP_MARGIN, twin_margin: float | None = None) -> dict[Cell, TileEntry]:
     """The record's tiles that the photo's evidence clearly contradicts, each with the tile to
     take instead: the likeliest by the evidence that fits the undoubted tiles around it and the
     box, when its evidence beats the tile played by more than ``margin``
     (:data:`EVIDENCE_KEEP_MARGIN`), or by more than ``twin_margin`` when the two differ only by
-    a coat of arms (read with confidence ``trust``: like a sure reading, it lowers the tile's
+    a coat of arms or a road stub (read with confidence ``trust``: like a sure reading, it lowers the tile's
     confidence, and rewrites the record once that is low; see the module docstring)."""
     catalog = load_catalog()
     board = game.board
@@ -673,7 +701,9 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 if best is None or v > best[0]:
                     best = (v, tid, rot, tile)
         need = margin
-        if best is not None and twin_margin is not None and _twins(best[3], best[2], placed.tile, placed.rot):
+        if best is not None and twin_margin is not None and (
+                _twins(best[3], best[2], placed.tile, placed.rot)
+                or _road_stub_twins(best[3], best[2], placed.tile, placed.rot)):
             need = twin_margin
         if best is not None and now is not None and best[0] - now > need \
                 and not same_tile(best[3], best[2], placed.tile, placed.rot):
@@ -694,10 +724,12 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     when its reading is whole (no cell unrecognised, no edge that does not match), covers
     every tile of the record and has at most ``WHOLE_GAP_FACTOR * max_gap`` new cells: then the
     record is more likely wrong (turns inferred from earlier bad photos, corrected from this
-    one) or the gap longer (photos not used)."""
+    one) or the gap longer (photos not used); not while the record has fewer than
+    :data:`EVIDENCE_MIN_TILES` tiles, which a table's grain or cloth read as tiles surrounds
+    just as wholly."""
     cells = {t.cell(e.at) for e in state.tiles}
     new = len(cells - set(ref))
-    whole = (all(e.tile.known for e in state.tiles) and set(ref) <= cells
+    whole = (len(ref) >= EVIDENCE_MIN_TILES and all(e.tile.known for e in state.tiles) and set(ref) <= cells
              and not Board.from_tiles((e.at, e.tile, e.rot) for e in state.tiles).conflicts())
     if whole and new <= WHOLE_GAP_FACTOR * max_gap:
         return None
@@ -1142,7 +1174,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ``new.scores``, when given, is taken as the track the players see and picks the
     alternative that gives it. ``from_start`` says that the first photo (``record`` and
     ``previous`` both ``None``) was taken before the first turn, so it shows the start tile
-    alone: every other cell it shows is a misread (see :func:`_start_tile_only`).
+    alone: every other cell it shows is a misread (see :func:`_start_tile_only`); a first photo
+    with more than ``1 + max_gap`` cells raises :class:`FollowError` (a wrong grid: take it again).
 
     ``evidence`` (optional) is what the photo reader saw on each cell of ``new`` on its own
     (:data:`Evidence`, in ``new``'s frame; ``vision.reader.ReadDetail.evidence``). With it the
@@ -1170,6 +1203,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if record is None:
         if previous is None:
             if from_start:
+                if len(state.tiles) > 1 + max_gap:
+                    # a lone start tile read as a board: the table's grain or cloth taken for tiles
+                    raise FollowError(f"the first photo reads {len(state.tiles)} cells, but a game starts from its "
+                                      "start tile alone: the table was probably read as tiles; take the photo "
+                                      "again from closer, with the start tile in the middle")
                 state = _start_tile_only(state, warnings, evidence)
             record, w = _start(state)
             game = new_game(record)
@@ -1207,7 +1245,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return FollowResult(record=record, turns=(), alternatives=(),
                                 corrected_state=_corrected(game, record, confidence), transform=transform,
                                 warnings=tuple(warnings), evidence_total=evidence_total,
-                                figures_seen=figures_seen)
+                                figures_seen=figures_seen, used=False)
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)
@@ -1255,7 +1293,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept "
                             f"{placed.tile.name()} (a laid tile does not change; confidence now "
                             f"{confidence[cell]:.2f})")
-    rewritten: set[Cell] = set()  # cells whose tile changed (not just its coat of arms)
+    rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
     if overrides:
         fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
         groups = [overrides] if fixed is not None else [[o] for o in overrides]
@@ -1271,7 +1309,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                                 f"{e.tile.name()} (rot {e.rot}) (confidence {_conf(e.confidence):.2f})")
                 confidence[cell] = _conf(e.confidence)
                 if not _twins(placed.tile, placed.rot, e.tile, e.rot):
-                    rewritten.add(cell)
+                    rewritten[cell] = (placed.tile, placed.rot, e.tile, e.rot)
             if fixed is not None:
                 record, game = fixed
     if figures_seen is not None and rewritten:
@@ -1541,12 +1579,21 @@ def _segment_at(tile: TileType, rot: int, slot: str) -> tuple[Kind, tuple[str, .
     return seg.kind, tuple(sorted(rotate_slot(x, rot) for x in seg.slots))
 
 
-def _forget_slots(seen: FiguresSeen, cells: set[Cell]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
-    """``seen`` with the slots of the followers on ``cells`` made :data:`UNKNOWN_SLOT`: those
-    cells' tiles were rewritten, and the slots named segments of the tile taken before (they
-    were read on it, or the photo read it too). The sightings still say whose follower stood there."""
-    return {c: tuple(None if p is None else tuple(sorted((player, UNKNOWN_SLOT) for player, _ in p)) for p in photos)
-            if c in cells else tuple(photos) for c, photos in seen.items()}
+def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int, TileType, int]]
+                  ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+    """``seen`` with the slots of the followers on the ``changed`` cells (old tile and rotation,
+    new tile and rotation) made :data:`UNKNOWN_SLOT` where the slot's segment is not the same on
+    both tiles (:func:`_segment_at`): those cells' tiles were rewritten, and the slots named
+    segments of the tile taken before (they were read on it, or the photo read it too). A slot
+    on a segment both tiles share keeps its meaning; the sightings always say whose follower
+    stood there."""
+    def kept(c: Cell, slot: str) -> str:
+        old, old_rot, new, new_rot = changed[c]
+        same = slot and _segment_at(old, old_rot, slot) == _segment_at(new, new_rot, slot) is not None
+        return slot if same else UNKNOWN_SLOT
+    return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
+                     for p in photos)
+            if c in changed else tuple(photos) for c, photos in seen.items()}
 
 
 def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> tuple[GameRecord, Game] | None:
@@ -1749,7 +1796,7 @@ def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], score
     return out, [c.game for c in ordered]
 
 
-def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: set[Cell],
+def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: Mapping[Cell, Any],
                            turns: tuple[Turn, ...]) -> list[tuple[Alternative, Game]]:
     """When a turn's tile was rewritten from the photos (``rewritten``: its cell) and the tile
     now closes a feature in that very turn, its player may have put a follower on it: it scored

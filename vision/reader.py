@@ -460,7 +460,10 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     and shift that fits best, the prior tiles whose cell's evidence ranks their tile among its
     ``prior_fit_rank`` likeliest templates, less the prior tiles with no cell, less the cells
     beyond the prior's tiles and ``prior_fit_new`` new ones (a grid too fine or shifted reads
-    cells where there are none), each at ``prior_fit_extra``."""
+    cells where there are none), each at ``prior_fit_extra``. A photo of a followed game is
+    taken after a turn, which laid a tile: a fit that reads one to ``prior_fit_new`` cells beyond
+    the prior's gains ``prior_fit_turn`` (a grid that missed the new tile, say one whose tile
+    mask took a mostly-city tile for table, fits the prior as well but shows no turn)."""
     index: dict[tuple[str, int], int] = {}
     for k, t in enumerate(templates):
         if t.tile.id is not None:
@@ -473,6 +476,8 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     if not ptiles or not cells:
         return 0.0
     rank = int(cfg.get("prior_fit_rank", 3))
+    allowed = int(cfg.get("prior_fit_new", 3))
+    turn = float(cfg.get("prior_fit_turn", 0.0))
     top = {c: set(np.argsort(-u)[:rank].tolist()) for c, u in unary.items()}
     rot_of = [t.rot for t in templates]
     best = -float(len(ptiles))
@@ -492,8 +497,9 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
                     missing += 1
                 elif k in top[c]:
                     agree += 1
-            best = max(best, float(agree - missing))
-    extra = max(0, len(cells) - len(ptiles) - int(cfg.get("prior_fit_new", 3)))
+            new = len(cells) - (len(ptiles) - missing)
+            best = max(best, float(agree - missing) + (turn if 1 <= new <= allowed else 0.0))
+    extra = max(0, len(cells) - len(ptiles) - allowed)
     return best - float(cfg.get("prior_fit_extra", 1.0)) * extra
 
 

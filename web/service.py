@@ -427,7 +427,10 @@ def _follow(record: dict[str, Any] | None, previous: State | None, new: State | 
         result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen)
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
-    return result, [w for w in result.warnings if not w.startswith("reading: ")]
+    notes = [w for w in result.warnings if not w.startswith("reading: ")]
+    if not result.used:
+        notes.insert(0, "this photo does not fit the game and was not used: please take it again")
+    return result, notes
 
 
 def _amend(record: dict[str, Any] | None, amend: Mapping[str, Any]) -> tuple[dict[str, Any] | None, str | None]:

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from scorer import Game, State, TileEntry, Turn
+from scorer.board import Board
 from scorer.catalog import load_catalog
 from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
 
@@ -129,11 +130,11 @@ def test_a_photo_that_fits_too_few_tiles_played_is_not_used() -> None:
     bad = replace(s, tiles=tuple(replace(e, tile=load_catalog().get("W"), rot=0) if e.at != (0, 0) else e
                                  for e in s.tiles) + (TileEntry((9, 9), tile("U"), 0, 0.2),))
     res = follow_step(record, previous, bad, evidence=garbage)
-    assert res.turns == () and res.record == record
+    assert res.turns == () and res.record == record and not res.used
     assert any("not used" in w for w in res.warnings)
     # the next good photo shows the turn since
     res = follow_step(record, previous, s, evidence=evidence_for(s))
-    assert len(res.turns) == 1
+    assert len(res.turns) == 1 and res.used
 
 
 def test_start_tile_cell_and_rotation_come_from_the_evidence() -> None:
@@ -146,6 +147,29 @@ def test_start_tile_cell_and_rotation_come_from_the_evidence() -> None:
     res = follow_step(None, None, state, from_start=True, evidence=ev)
     start = res.record.start
     assert start is not None and start.tile.id == "D" and start.at == (1, 0) and start.rot == 90
+
+
+def test_a_table_read_as_tiles_around_the_first_tiles_is_not_used() -> None:
+    """Photo game 37: on a wood table, the photo after the first turn read the grain as six more
+    tiles, all fitting; with one or two tiles played, reading "whole" says nothing (the table
+    surrounds them), so more new cells than ``max_gap`` turns lay is a wrong grid."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    at, rot = sorted(game.board.legal_placements(tile("U")))[0][:2]
+    game.play(Turn("red", tile("U"), at, rot))
+    s = photo(game)
+    taken = {e.at for e in s.tiles}
+    free = sorted({(x + dx, y + dy) for x, y in taken for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - taken)
+    ghosts: list[TileEntry] = []
+    for c in free:  # fields beside fields only: the ghosts fit the board and each other
+        board = Board.from_tiles((e.at, e.tile, e.rot) for e in s.tiles + tuple(ghosts))
+        if len(ghosts) < 6 and not board.edge_conflicts(c, tile("B"), 0):
+            ghosts.append(TileEntry(c, tile("B"), 0, 0.9))
+    assert len(ghosts) > 4
+    table = replace(s, tiles=s.tiles + tuple(ghosts))
+    res = follow_step(first.record, first.corrected_state, table, evidence=evidence_for(table))
+    assert not res.used and res.record == first.record
+    assert any("more than 4 turns can lay" in w for w in res.warnings)
 
 
 def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
@@ -179,6 +203,43 @@ def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
     attempts = [(30.0, G(), None, fine), (2.0, G(), None, right)]
     assert choose_attempt(attempts, 0.75, None, templates, cfg)[3] is fine
     assert choose_attempt(attempts, 0.75, prior, templates, cfg)[3] is right
+
+
+def test_reader_prefers_the_grid_that_also_reads_the_turns_tile() -> None:
+    """Game 24 of the photo benchmark: two grids fitted the prior equally, the one that missed
+    the new tile (mostly city, with a figure on it) read no doubtful cell and won; a photo
+    follows a turn, so the grid that reads one new cell beside the prior's is preferred."""
+    from vision.reader import BoardReader, choose_attempt, prior_fit
+
+    reader = BoardReader()
+    templates = reader.templates("base", ())
+    index = {(t.tile.id, t.rot): k for k, t in enumerate(templates)}
+
+    def unary(cells: dict[tuple[int, int], tuple[str, int]]) -> dict[tuple[int, int], np.ndarray]:
+        out = {}
+        for c, key in cells.items():
+            u = np.full(len(templates), -30.0)
+            u[index[key]] = -20.0
+            out[c] = u
+        return out
+
+    tiles = [((0, 0), "D"), ((1, 0), "U"), ((2, 0), "U"), ((3, 0), "U")]
+    prior = State(game="base", players=PLAYERS, tiles=tuple(TileEntry(at, tile(i), 0) for at, i in tiles))
+    cfg = reader.cfg["decode"]
+    without = unary({at: (i, 0) for at, i in tiles})
+    with_new = unary({**{at: (i, 0) for at, i in tiles}, (1, 1): ("R", 0)})
+    assert prior_fit(with_new, templates, prior, cfg) == prior_fit(without, templates, prior, cfg) + 1.0
+    # a grid with two cells beyond the allowed new ones gains nothing
+    many = unary({**{at: (i, 0) for at, i in tiles}, **{(x, 1): ("E", 0) for x in range(4)}})
+    assert prior_fit(many, templates, prior, cfg) < prior_fit(without, templates, prior, cfg)
+
+    class G:
+        pitch_px = 100.0
+
+    # the grid without the new tile: all cells sure (4); with it: the new cell doubtful (3.5)
+    attempts = [(3.5, G(), None, with_new), (4.0, G(), None, without)]
+    assert choose_attempt(attempts, 0.75, None, templates, cfg)[3] is without
+    assert choose_attempt(attempts, 0.75, prior, templates, cfg)[3] is with_new
 
 
 def test_decode_leaves_the_callers_scores_alone() -> None:

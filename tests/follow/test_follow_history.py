@@ -14,7 +14,10 @@ from scorer.follow import (
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
     SHIELD_UNSEEN_COST,
+    UNKNOWN_SLOT,
     FollowResult,
+    _forget_slots,
+    _segment_at,
     follow_step,
     new_game,
 )
@@ -293,6 +296,33 @@ def test_a_crest_seen_in_a_few_photos_beside_a_follower_rewrites_the_twin() -> N
     assert any("corrected from N" in w for w in res.warnings)
 
 
+def test_a_road_stub_under_a_follower_is_found_by_the_twin_margin() -> None:
+    """Photo game 43: A (a monastery with a road to one edge) and B (without the road) look the
+    same where a follower stands on A's short road. The photos lean to A by little each, summed
+    past :data:`EVIDENCE_TWIN_MARGIN` (far below :data:`EVIDENCE_SUM_MARGIN`): A is taken."""
+    a, b = tile("A"), tile("B")
+    game = start_game()
+    res = first_step(game)
+    fits_b = {(c, r) for c, r, *_ in game.board.legal_placements(b)}
+    cell, rot = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(a))
+                     if any((c, rb) in fits_b for rb in b.rotations()))
+    stub = next(x for x in SLOTS if (seg := _segment_at(a, rot, x)) is not None and seg[0].value == "road")
+    game.play(Turn("red", a, cell, rot, meeple=stub))
+    truth = photo(game)
+    as_b = _read_as(truth, cell, "B", 0)
+    lean_b = {cell: {("A", r): BASE + 9.5 for r in a.rotations()} | {("B", 0): BASE + 10.0}}
+    lean_a = {cell: {("A", rot): BASE + 10.0} | {("B", 0): BASE + 9.0}}
+    res = step(res, as_b, evidence_for(as_b, lean_b))
+    assert next(t for t in res.record.turns if t.at == cell).tile.id == "B"  # type: ignore[union-attr]
+    res = step(res, truth, evidence_for(truth, lean_a))
+    res = step(res, truth, evidence_for(truth, lean_a))
+    assert next(t for t in res.record.turns if t.at == cell).tile.id == "B"  # type: ignore[union-attr]
+    res = step(res, truth, evidence_for(truth, lean_a))  # A leads the sum by 2.5
+    assert EVIDENCE_TWIN_MARGIN < 2.5 < EVIDENCE_SUM_MARGIN
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "A" and laid.rot == rot
+
+
 def test_a_rewrite_under_a_follower_takes_the_twin_the_photos_lean_to() -> None:
     """A cell misread as C in its turn's photo is rewritten from the photos after. The follower
     hides where a crest would be, so Q (with a crest) and R (without) are nearly tied; the
@@ -418,6 +448,19 @@ def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.tile is not None and laid.tile.id == "A"
     assert laid.meeple == "C"  # 6 photos "on the field" of the curve, then the monastery's photos
+
+
+def test_a_rewritten_tile_keeps_the_slots_whose_segment_both_tiles_share() -> None:
+    """A J rewritten into an E: a knight seen on the city, which both tiles have at the same
+    slots, is still on the city; a figure seen where the two tiles' segments differ (the J's
+    road) no longer names a segment of the tile."""
+    j, e = tile("J"), tile("E")
+    shared = next(x for x in SLOTS if _segment_at(j, 0, x) == _segment_at(e, 0, x) is not None)
+    other = next(x for x in SLOTS if _segment_at(j, 0, x) != _segment_at(e, 0, x))
+    seen = {(1, 0): ((("red", shared),), None, (("blue", other), ("red", shared))), (0, 0): ((("blue", "N"),),)}
+    out = _forget_slots(seen, {(1, 0): (j, 0, e, 0)})
+    assert out[(1, 0)] == ((("red", shared),), None, (("blue", UNKNOWN_SLOT), ("red", shared)))
+    assert out[(0, 0)] == seen[(0, 0)]  # a cell not rewritten keeps everything
 
 
 def test_a_tile_corrected_into_closing_a_feature_asks_about_a_hidden_follower() -> None:

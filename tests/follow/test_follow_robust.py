@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from scorer import Game, MeepleEntry, State, TileEntry, Turn
 from scorer.catalog import load_catalog
-from scorer.follow import DISAGREE_DECAY, follow_step
+from scorer.follow import DISAGREE_DECAY, FollowError, follow_step
 
 PLAYERS = ("red", "blue")
 
@@ -170,6 +172,22 @@ def test_from_start_keeps_only_the_start_tile() -> None:
     assert any("a game starts from one tile" in w for w in res.warnings)
     # without it, every cell is taken as a tile already laid
     assert len(follow_step(None, None, state).record.turns) == 4
+
+
+def test_from_start_refuses_a_first_photo_read_as_a_whole_board() -> None:
+    """Photo game 37: the start tile alone on a wood table was read as 71 cells (the grain as a
+    grid); the start tile was then a cell of table and every later photo failed to fit. More
+    cells than the start tile and ``max_gap`` turns can be is a wrong grid: a clear error."""
+    game = start_game()
+    state = photo(game)
+    ghosts = tuple(TileEntry((x, y), tile("B"), 0, 0.97) for x in range(1, 4) for y in range(2))
+    with pytest.raises(FollowError, match="the first photo reads 7 cells"):
+        follow_step(None, None, replace(state, tiles=ghosts + state.tiles), from_start=True)
+    # as many cells as the start tile and max_gap turns can be: followed, the others ignored
+    res = follow_step(None, None, replace(state, tiles=ghosts[:4] + state.tiles), from_start=True)
+    assert res.record.start is not None and res.record.start.tile.id == "D"
+    # a game not followed from its start takes a first photo of any size
+    assert follow_step(None, None, replace(state, tiles=ghosts + state.tiles)).record.turns
 
 
 def test_from_start_takes_a_misread_lone_tile_as_the_start_tile() -> None:

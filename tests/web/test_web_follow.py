@@ -283,6 +283,21 @@ def test_evidence_summed_over_uploads_corrects_an_early_misread(tmp_path: Path) 
     assert turns(client, gid)[-1][1:3] == ("W", [1, 0])
 
 
+def test_a_photo_the_game_cannot_use_asks_for_another(tmp_path: Path) -> None:
+    """A photo whose cells fit too few of the tiles played (a wrong grid) is not used: its
+    step's notes ask the player to take it again first, and the record does not change."""
+    reader = EvidenceReader()
+    client = make_app(str(tmp_path / "data"), reader, follow=True).test_client()
+    board = [*OPENING, ((1, 0), "V", 0), ((0, 1), "U", 90), ((0, -1), "U", 90)]
+    wrong = [(at, "BW"[k % 2], 0) for k, (at, _, _) in enumerate(board)]  # fields meet roads: not whole
+    garbage = _evidence(wrong, {})
+    reader.evidence += [_evidence(board, {}), garbage]
+    gid = photos(client, reader, reading(board), reading(wrong))
+    rows = client.get(f"/api/games/{gid}/history").json["steps"]
+    assert rows[-1]["notes"][0] == "this photo does not fit the game and was not used: please take it again"
+    assert not any("take it again" in n for n in rows[0]["notes"])
+
+
 def test_follow_history_round_trips_through_json() -> None:
     import json
 
