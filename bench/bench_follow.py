@@ -23,7 +23,8 @@ each photo read with the previous corrected state as prior and followed with the
 per-cell evidence, ``--no-evidence`` for the reading alone), printing the share of games right
 and the share of turns whose inferred tile is the true one. A photo the reader cannot read or
 the follower does not use (it says why) is taken again once (rendered anew), as the player
-told so would; if that fails too the game goes on without it (both counted). Photo games run in ``--jobs`` processes: per-photo times are then
+told so would (``--retakes``, 0 for none); if that fails too the game goes on without it
+(both counted). Photo games run in ``--jobs`` processes: per-photo times are then
 shared-CPU times; take timings with ``--jobs 1``.
 
 Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos] [--photo-games 12] [--photo-seed0 12]``
@@ -118,13 +119,14 @@ def pick_photos(n: int, rng: random.Random, skip: float) -> list[int]:
 
 
 def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
-           read: Any = None, from_start: bool = False) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
+           read: Any = None, from_start: bool = False,
+           retakes_allowed: int = 1) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
     ``read(state, prior, take)`` turns a state into the follower's input (photo ``take`` of it
     read by the reader; None when the reader cannot read it); ``from_start`` tells the follower
     that the first photo shows the start tile alone. A photo the reader cannot read, or that the
-    follower does not use (``FollowResult.used``; a first photo it refuses), is taken again once,
-    as the player told so would; if the second fails too, the game goes on without it. Returns
+    follower does not use (``FollowResult.used``; a first photo it refuses), is taken again up to
+    ``retakes_allowed`` times, as the player told so would; then the game goes on without it. Returns
     the record, the questions asked, whether the truth was always offered, the seconds of each
     step, the warnings, the photos taken again and the turns' photos left out."""
     record: GameRecord | None = None
@@ -135,8 +137,8 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     figures = None  # the followers seen on each cell so far (FollowResult.figures_seen)
     for state, track in zip(photos, tracks):
         res = None
-        for take in (0, 1) if read else (0,):
-            retakes += take
+        for take in range(1 + retakes_allowed) if read else (0,):
+            retakes += take > 0
             got = read(state, previous, take) if read else state
             if got is None:
                 continue
@@ -145,7 +147,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             t0 = time.perf_counter()
             try:
                 res = follow_step(record, previous, new, from_start=from_start, evidence=evidence,
-                                  evidence_total=total, figures_seen=figures)
+                                  evidence_total=total, figures_seen=figures, snapped=getattr(got, "snapped", ()))
             except FollowError:
                 if record is not None or read is None:
                     raise
@@ -234,7 +236,7 @@ class PhotoGame:
 _READER: Any = None
 
 
-def photo_game(seed: int, turns: int, evidence: bool, threads: int) -> PhotoGame:
+def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1) -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
     taken again (:func:`follow`), rendered anew (another seed: light, camera)."""
@@ -261,7 +263,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int) -> PhotoGame
     t0 = time.perf_counter()
     try:
         rec, _, _, step_seconds, warnings, out.retakes, out.unread = follow(states, tracks, True, read,
-                                                                            from_start=True)
+                                                                            from_start=True, retakes_allowed=retakes)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
         out.line = f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})"
@@ -277,11 +279,12 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int) -> PhotoGame
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int]) -> PhotoGame:
     return photo_game(*args)
 
 
-def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1) -> None:
+def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
+               retakes: int = 1) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
@@ -294,7 +297,7 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0) for seed in range(seed0, seed0 + games)]
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes) for seed in range(seed0, seed0 + games)]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             results = list(pool.map(_photo_game, args))
@@ -327,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-turns", type=int, default=20, help="turns of each photo game")
     parser.add_argument("--photo-seed0", type=int, default=0,
                         help="first photo game's seed (games 0-11 were looked at while tuning; later ones were not)")
+    parser.add_argument("--retakes", type=int, default=1,
+                        help="times a photo the reader cannot read or the follower does not use is taken again "
+                             "(0: never)")
     parser.add_argument("--no-evidence", action="store_true",
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
@@ -356,7 +362,8 @@ def main(argv: list[str] | None = None) -> int:
         if target is not None and asked < target:
             failed = True
     if args.photos:
-        photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs)
+        photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
+                   args.retakes)
     return 1 if failed else 0
 
 

@@ -59,7 +59,7 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -131,6 +131,14 @@ FiguresSeen = Mapping[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]
 #: The slot of a follower in :data:`FiguresSeen` when the photo read another tile on its cell
 #: than the record's (its slot named a segment of that tile; see :func:`_add_figures`).
 UNKNOWN_SLOT = ""
+#: Marks a slot in :data:`FiguresSeen` (appended to it) that the reader gave the figure beside
+#: its measured foot rather than under it (``vision.reader.ReadDetail.snapped``: a foot just off
+#: a road taken as on it). Such a sighting counts :data:`SNAPPED_VOTE` of a vote.
+SNAPPED_MARK = "~"
+#: How much a snapped sighting weighs in :func:`_revise_followers`: a figure lying on a field
+#: beside a road is read "on the road" from some camera angles; a foot on the road itself is
+#: read there from all of them.
+SNAPPED_VOTE = 0.5
 #: A tile laid from one photo that this many photos used after it do not show at all (each
 #: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
 #: taken out of the record (:func:`_unconfirmed`).
@@ -1163,7 +1171,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 trust: float = DEFAULT_TRUST, next_player: str | None = None, max_gap: int = MAX_GAP,
                 budget: int = PLAY_BUDGET, from_start: bool = False,
                 evidence: Evidence | None = None, evidence_total: EvidenceTotal | None = None,
-                figures_seen: FiguresSeen | None = None) -> FollowResult:
+                figures_seen: FiguresSeen | None = None,
+                snapped: Collection[tuple[Cell, str, str]] = ()) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -1198,6 +1207,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     followers every photo used before showed on each cell. With it, the followers of turns
     played before are revised from all the photos since each turn (:func:`_revise_followers`):
     a follower missed or misplaced on the photo of its turn is found from the photos after.
+    ``snapped`` (optional; ``vision.reader.ReadDetail.snapped``): the photo's followers (cell,
+    player, slot in ``new``'s frame) whose segment the reader took beside their foot rather than
+    under it; they weigh :data:`SNAPPED_VOTE` in that revision.
     """
     state, warnings = _as_state(new)
     if record is None:
@@ -1315,6 +1327,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if figures_seen is not None and rewritten:
         figures_seen = _forget_slots(figures_seen, rewritten)
     # followers of the photo, by colour
+    weak = {(transform.cell(at), player, transform.slot(on)) for at, player, on in snapped}
     meeples = []
     for m in aligned.meeples:
         if m.player not in players:
@@ -1324,7 +1337,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
-        sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen)
+        sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
         for revise in (_unconfirmed, _revise_followers, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
@@ -1445,7 +1458,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
                               cev, end_game.board.tiles, covered)
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
-                           end_game.board.tiles, seen)
+                           end_game.board.tiles, seen, weak)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings), evidence_total=total, figures_seen=figures)
@@ -1543,7 +1556,8 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
 
 
 def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], board: Mapping[Cell, Any],
-                 shown: Mapping[Cell, TileEntry]) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+                 shown: Mapping[Cell, TileEntry], weak: Collection[tuple[Cell, str, str]] = ()
+                 ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
     """``before`` plus one photo's followers (record frame) on each cell of ``board`` (the
     record's tiles), ``None`` for those the photo does not show (not in ``shown``, the photo's
     tiles).
@@ -1554,7 +1568,8 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     of another shape), the slot says nothing about the record tile's segments, so the follower
     is kept with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
     follower of that player stands on the tile. A knight on the city of a J read as an E is
-    still on the city."""
+    still on the city. A follower in ``weak`` (cell, player, slot: the reader took the segment
+    beside its foot) gets its slot marked with :data:`SNAPPED_MARK`."""
     out = {c: tuple(v) for c, v in (before or {}).items()}
     by_cell: dict[Cell, list[tuple[str, str]]] = {}
     for m in meeples:
@@ -1563,7 +1578,10 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
         known = (read is None or placed is None or not read.tile.known
                  or same_tile(read.tile, read.rot, placed.tile, placed.rot)
                  or _segment_at(read.tile, read.rot, m.on) == _segment_at(placed.tile, placed.rot, m.on) is not None)
-        by_cell.setdefault(m.at, []).append((m.player, m.on if known else UNKNOWN_SLOT))
+        slot = m.on if known else UNKNOWN_SLOT
+        if slot and (m.at, m.player, m.on) in weak:
+            slot += SNAPPED_MARK
+        by_cell.setdefault(m.at, []).append((m.player, slot))
     for c in board:
         out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in shown else None),)
     return out
@@ -1589,7 +1607,8 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
     stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
-        same = slot and _segment_at(old, old_rot, slot) == _segment_at(new, new_rot, slot) is not None
+        bare = slot.rstrip(SNAPPED_MARK)
+        same = bare and _segment_at(old, old_rot, bare) == _segment_at(new, new_rot, bare) is not None
         return slot if same else UNKNOWN_SLOT
     return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
                      for p in photos)
@@ -1658,7 +1677,8 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     photo of the turn is one look among many, not a better one; a follower still on the board is
     taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
     and more than twice as many as show a follower there, show none (the turn's photo saw a
-    figure that was not placed). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
+    figure that was not placed). A sighting the reader took beside the figure's foot (its slot
+    marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE`. The player stays the turn's (owners: :func:`_revise_owners`). Each change is
     kept only if the record still replays legally (the feature was free, the player had a
     follower left)."""
     fixed: GameRecord | None = None
@@ -1688,10 +1708,15 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         if last is None:
             continue
         window = [p for p in photos[: last + 1] if p is not None]
-        votes: Counter[int] = Counter()
+        votes: dict[int, float] = {}
         for p in window:
-            segs = {t.tile.segment_index_on_board(on, t.rot) for _, on in p or ()}
-            votes.update(x for x in segs if x is not None)
+            segs: dict[int, float] = {}
+            for _, on in p or ():
+                x = t.tile.segment_index_on_board(on.rstrip(SNAPPED_MARK), t.rot)
+                if x is not None:
+                    segs[x] = max(segs.get(x, 0.0), SNAPPED_VOTE if on.endswith(SNAPPED_MARK) else 1.0)
+            for x, w in segs.items():
+                votes[x] = votes.get(x, 0.0) + w
         if not votes:
             continue
         best, n = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))
@@ -1701,14 +1726,14 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         if current is None and t.meeple is None:
             if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(window):
                 continue
-        elif n < FIGURE_MIN_SIGHTINGS or n <= votes.get(current, 0):  # type: ignore[arg-type]
+        elif n < FIGURE_MIN_SIGHTINGS or n <= votes.get(current, 0.0):  # type: ignore[arg-type]
             continue
         tried = _with_turn(fixed or record, i, meeple=rotate_slot(t.tile.segments[best].slots[0], t.rot))
         if tried is None:
             continue
         kind = t.tile.segments[best].kind.value
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
-                        f"({n} of {len(window)} photos); the turn is taken with it there")
+                        f"({n:g} of {len(window)} photos); the turn is taken with it there")
         fixed, game = tried
     return _kept(fixed, game)
 

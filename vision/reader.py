@@ -55,6 +55,10 @@ class ReadDetail:
     work: np.ndarray
     origin: tuple[int, int]
     evidence: dict[tuple[int, int], dict[tuple[str, int], float]] | None = None
+    #: the figures (cell, player, slot; the reading's frame) whose segment is the one beside
+    #: their measured foot (``figures.stand_snap``) rather than the one under it: a weaker
+    #: sighting of the segment (a follower weighs it less, :func:`scorer.follow.follow_step`)
+    snapped: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
 
 
 class BoardReader:
@@ -160,14 +164,15 @@ class BoardReader:
                 more = f" (or {alt[0].tile.id} rot {alt[0].rot})" if alt else ""
                 warnings.append(f"cell {list(at)}: doubtful, read {t.tile.id} rot {t.rot}{more}, "
                                 f"confidence {conf:.2f}")
-        meeples = self._meeples(blobs, grid, chosen, c0, r0, s)
+        snapped: set[tuple[tuple[int, int], str, str]] = set()
+        meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
         seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
         state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
                       tiles=tuple(tiles), meeples=tuple(meeples))
         for conflict in Position(state).status()[:10]:
             warnings.append(f"check: {conflict}")
         reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
-        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0),
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
                           evidence=cell_evidence(unary, templates, (c0, r0)))
 
     def _map(self, fn: Any, items: list[Any]) -> list[Any]:
@@ -308,7 +313,8 @@ class BoardReader:
 
 
     def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
-                 c0: int, r0: int, s: float) -> list[MeepleEntry]:
+                 c0: int, r0: int, s: float,
+                 snapped: set[tuple[tuple[int, int], str, str]] | None = None) -> list[MeepleEntry]:
         """Each figure on the tile under its foot, at the slot of the segment there.
 
         A figure stands on a tile, so a foot on a cell that was not recognised (read as unknown,
@@ -337,6 +343,11 @@ class BoardReader:
                 # the figure's middle lies up the camera's vertical from its foot
                 mu, mv = grid.to_board(np.array([[x + w / 2, y + h / 2]]))[0]
                 slot = _slot_under(t, fu, fv, b.lying, snap, no_snap, (float(mu - u), float(mv - v)), min_cos)
+                if snapped is not None and slot is not None:
+                    under = _slot_under(t, fu, fv, b.lying, 0.0)
+                    if under is None or t.tile.segment_index_on_board(under, t.rot) != \
+                            t.tile.segment_index_on_board(slot, t.rot):
+                        snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
             if slot is None:
                 continue
             quad = ((x * s, y * s), ((x + w) * s, y * s), ((x + w) * s, (y + h) * s), (x * s, (y + h) * s))

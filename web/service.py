@@ -23,7 +23,7 @@ import json
 import re
 import secrets
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Protocol
@@ -415,7 +415,8 @@ def history_from_json(doc: dict[str, Any] | None) -> tuple[EvidenceTotal | None,
 
 def _follow(record: dict[str, Any] | None, previous: State | None, new: State | Reading,
             evidence: Evidence | None = None,
-            history: dict[str, Any] | None = None) -> tuple[FollowResult | None, list[str]]:
+            history: dict[str, Any] | None = None,
+            snapped: Collection[tuple[Cell, str, str]] = ()) -> tuple[FollowResult | None, list[str]]:
     """``scorer.follow.follow_step`` with its warnings as notes; None when it cannot follow."""
     try:
         from scorer.follow import follow_step
@@ -424,7 +425,8 @@ def _follow(record: dict[str, Any] | None, previous: State | None, new: State | 
     try:
         old = parse_game(record) if record is not None else None
         total, seen = history_from_json(history)
-        result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen)
+        result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen,
+                             snapped=snapped)
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
     notes = [w for w in result.warnings if not w.startswith("reading: ")]
@@ -464,7 +466,8 @@ def _amend(record: dict[str, Any] | None, amend: Mapping[str, Any]) -> tuple[dic
 def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Reading,
             conf: Mapping[Cell, float] | None = None, amends: list[dict[str, Any]] | None = None,
             before: Mapping[str, Any] | None = None,
-            evidence: Evidence | None = None) -> tuple[dict[str, Any], dict[str, Any]] | None:
+            evidence: Evidence | None = None,
+            snapped: Collection[tuple[Cell, str, str]] = ()) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """Follow from the board of step ``anchor`` (record ``base``) to ``new``: the record to keep
     and the new step's ``follow`` data. ``amends`` (figure corrections of turns before the gap)
     are applied to ``base`` first; ``before`` is the ``follow`` data this derivation replaces,
@@ -479,7 +482,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
             base = fixed
             kept.append(a)
     result, warnings = _follow(base, anchor and _anchor_state(anchor), new, evidence,
-                               anchor.follow.get("history") if anchor else None)
+                               anchor.follow.get("history") if anchor else None, snapped)
     if result is None:
         return None
     notes += warnings
@@ -509,7 +512,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
 
 
 def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: Reading,
-                 evidence: Evidence | None = None) -> FollowOutcome:
+                 evidence: Evidence | None = None, snapped: Collection[tuple[Cell, str, str]] = ()) -> FollowOutcome:
     """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
 
     Calls ``scorer.follow.follow_step(record, previous board, reading)``, which extends the game
@@ -519,10 +522,12 @@ def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: 
     as a question for the players (:func:`choose`). When ``scorer.follow`` is missing or cannot
     follow (The Castle, an impossible jump), the reading is used as it is and the record is
     kept: a photo is never refused for that. ``evidence`` is the reader's per-cell evidence
-    (``vision.reader.ReadDetail.evidence``), when the reader gives it."""
-    got = _derive(record, previous, reading, evidence=evidence)
+    (``vision.reader.ReadDetail.evidence``), when the reader gives it, and ``snapped`` the
+    figures it read beside their foot (``ReadDetail.snapped``: weaker looks at their segment;
+    a later re-derivation of the step, after a correction, goes without them)."""
+    got = _derive(record, previous, reading, evidence=evidence, snapped=snapped)
     if got is None:
-        _, notes = _follow(record, _anchor_state(previous), reading, evidence)
+        _, notes = _follow(record, _anchor_state(previous), reading, evidence, snapped=snapped)
         return FollowOutcome(record, None, notes)
     new_record, follow = got
     state, transform = follow.pop("state"), follow.pop("transform")
@@ -679,6 +684,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
     previous = parse(previous_doc)
     reader = reader or default_reader()
     evidence = None
+    snapped: Collection[tuple[Cell, str, str]] = ()
     try:
         kwargs = dict(game=game.game, expansions=game.expansions, players=game.players,
                       prior=previous if previous.tiles else None)
@@ -686,6 +692,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
             # the reader's per-cell evidence lets the follower choose among the legal tiles
             detail = reader.read_detail(data, **kwargs)
             reading, evidence = detail.reading, detail.evidence
+            snapped = getattr(detail, "snapped", ())
         else:
             reading = reader.read(data, **kwargs)
     except CarcamError as exc:
@@ -716,7 +723,8 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
                        players=game.players, meeples=tuple(m for m in reading.state.meeples if m.player in game.players),
                        scores={})
         outcome = follow_turns(game.record, latest_step(db, game.id),
-                               Reading(state=seen, image=reading.image, warnings=reading.warnings), evidence)
+                               Reading(state=seen, image=reading.image, warnings=reading.warnings), evidence,
+                               snapped)
     doubtful = doubtful_cells(reading)
     if outcome.state is not None:
         # the board in the record's frame; the track is the replay's plus what was entered by

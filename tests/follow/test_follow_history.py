@@ -421,6 +421,41 @@ def test_a_follower_misplaced_on_its_photo_goes_where_most_photos_show_it() -> N
     assert any("the photos since show a follower on its road (2 of 3 photos)" in w for w in res.warnings)
 
 
+def test_a_follower_read_beside_its_foot_weighs_less() -> None:
+    """Photo games 26 and 30: a farmer lying beside a road was read on the road in about half of
+    the photos, each time by moving its measured foot onto the road (``snapped``). Those looks
+    count :data:`SNAPPED_VOTE`: three on the field outweigh three moved onto the road."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    moved = [((1, 0), "red", "E")]
+
+    def look(prev: FollowResult, state: State, snapped: list) -> FollowResult:
+        return follow_step(prev.record, prev.corrected_state, state, evidence=evidence_for(state),
+                           evidence_total=prev.evidence_total, figures_seen=prev.figures_seen, snapped=snapped)
+
+    u = tile("U")
+    road = u.segment_index_on_board("E", 0)
+    res = look(res, on_road, moved)  # the turn's photo: on the road, moved there
+    assert u.segment_index_on_board(next(t for t in res.record.turns if t.at == (1, 0)).meeple, 0) == road  # type: ignore[arg-type]
+    said = []
+    for state, snapped in ((truth, []), (on_road, moved), (truth, []), (on_road, moved), (truth, [])):
+        res = look(res, state, snapped)
+        said += res.warnings
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is not None and u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value == "field"  # type: ignore[index]
+    # moved once the field led: 2 looks to 3 moved ones (1.5)
+    assert any("show a follower on its field (2 of 4 photos)" in w for w in said)
+    # the same looks, none moved: 3 to 3 keeps the road
+    res = first_step(start_game())
+    for state in (on_road, truth, on_road, truth, on_road, truth):
+        res = look(res, state, [])
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert u.segment_index_on_board(laid.meeple, 0) == road  # type: ignore[arg-type]
+
+
 def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
     """A monastery misread as a road curve for its first photos (the curve's field holds the
     figure) is rewritten once the photos' evidence for the monastery adds up; the slots seen

@@ -270,6 +270,32 @@ def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     assert [(m.player, m.at, m.on) for m in out] == [("red", (1, 0), "E")]
 
 
+def test_meeples_report_the_figures_moved_onto_a_road() -> None:
+    """A standing figure whose foot is measured just beside a road is put on the road (a foot
+    is measured only so well); the reader says so (``snapped``), since such a look at the
+    figure's segment is weaker than a foot on the road itself. A foot on the road is not moved."""
+    from vision.reader import BoardReader
+
+    r = BoardReader()
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    ys = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0]
+    edge = ys.min() / t.segments.shape[0]
+    snap = float(r.cfg["figures"]["stand_snap"])
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+
+    def blob(v: float) -> Blob:  # foot at (50, 100 v): the camera looks along the board's y
+        return Blob("red", (40, int(100 * v) - 30, 20, 30), (50.0, 100.0 * v), 0.05, False, 0.9, {"cell_tile": 1.0})
+
+    snapped: set = set()
+    beside, on = r._meeples([blob(edge - 0.5 * snap), blob(0.5)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+    assert t.tile.segment_index_on_board(beside.on, 0) == road == t.tile.segment_index_on_board(on.on, 0)
+    assert snapped == {((0, 0), "red", beside.on)}
+
+
 def _hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
     """One BGR colour of an OpenCV HSV colour (hue 0-180)."""
     b, g, r = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
