@@ -1671,7 +1671,8 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     tile is that turn's follower, and the photos from the turn to the last one that shows a
     follower on the tile are all looks at it. One photo misses or misplaces a follower often;
     many photos rarely do. A turn without a follower gets one on the feature the photos show it
-    on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of those photos); a
+    on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of the photos that
+    show no follower there or where one stands: not those that read the tile otherwise); a
     follower is moved to another feature of its tile that the photos (the turn's own among them)
     show it on more often than on its own, at least :data:`FIGURE_MIN_SIGHTINGS` times: the
     photo of the turn is one look among many, not a better one; a follower still on the board is
@@ -1724,7 +1725,10 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         if best == current:
             continue
         if current is None and t.meeple is None:
-            if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(window):
+            # photos that saw a follower there on a tile read otherwise (slots unknown) say
+            # nothing about where it stands: they do not count against the feature
+            telling = [p for p in window if not p or any(slot != UNKNOWN_SLOT for _, slot in p)]
+            if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(telling):
                 continue
         elif n < FIGURE_MIN_SIGHTINGS or n <= votes.get(current, 0.0):  # type: ignore[arg-type]
             continue

@@ -456,6 +456,28 @@ def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     assert u.segment_index_on_board(laid.meeple, 0) == road  # type: ignore[arg-type]
 
 
+def test_photos_that_read_the_tile_otherwise_do_not_hide_a_missed_follower() -> None:
+    """Photo game 29: the turn's photo missed the follower; the photos after showed it, but
+    three of them read the tile as another one (the slot then says nothing: unknown). The two
+    that read the tile right agree on the road: that is half of the photos able to tell."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W
+    truth = photo(game)
+    u, v = tile("U"), tile("V")
+    assert _segment_at(v, 0, "E") != _segment_at(u, 0, "E")
+    res = step(res, replace(truth, meeples=tuple(m for m in truth.meeples if m.at != (1, 0))))
+    assert next(t for t in res.record.turns if t.at == (1, 0)).meeple is None
+    for _ in range(3):
+        res = step(res, _read_as(truth, (1, 0), "V", 0), evidence_for(truth))
+    assert next(t for t in res.record.turns if t.at == (1, 0)).meeple is None
+    assert [p for p in res.figures_seen[(1, 0)]][1:] == [(("red", UNKNOWN_SLOT),)] * 3  # type: ignore[index]
+    res = step(res, truth)
+    res = step(res, truth)
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is not None and u.segment_index_on_board(laid.meeple, 0) == u.segment_index_on_board("E", 0)
+
+
 def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
     """A monastery misread as a road curve for its first photos (the curve's field holds the
     figure) is rewritten once the photos' evidence for the monastery adds up; the slots seen
