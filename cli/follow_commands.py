@@ -41,13 +41,15 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=cmd_follow)
 
 
-def _load(path: str, args: argparse.Namespace, prior: State | None) -> tuple[State | ReadingDoc, Evidence | None]:
+def _load(path: str, args: argparse.Namespace,
+          prior: State | None) -> tuple[State | ReadingDoc, Evidence | None, frozenset[Any]]:
     """A state or reading from a JSON file, or a photo read with the previous state as prior;
-    with a photo, also the reader's per-cell evidence (for ``follow_step``)."""
+    with a photo, also the reader's per-cell evidence and the figures it read beside their foot
+    (for ``follow_step``)."""
     if not path.lower().endswith(PHOTO_SUFFIXES):
         doc = load_document(path)
         fmt = check_format(doc, STATE, READING)
-        return (parse_reading(doc) if fmt == READING else parse_state(doc)), None
+        return (parse_reading(doc) if fmt == READING else parse_state(doc)), None, frozenset()
     try:
         reader = _reader()
     except ImportError as exc:
@@ -55,7 +57,7 @@ def _load(path: str, args: argparse.Namespace, prior: State | None) -> tuple[Sta
                           "pass carcam/state@1 or carcam/reading@1 files instead") from None
     players = _players(args) or (prior.players if prior is not None else None)
     detail = reader.read_detail(path, game=args.game, players=players, prior=prior)
-    return detail.reading, detail.evidence
+    return detail.reading, detail.evidence, frozenset(getattr(detail, "snapped", ()))
 
 
 @cache
@@ -121,9 +123,9 @@ def cmd_follow(args: argparse.Namespace) -> int:
     total: EvidenceTotal | None = None  # the reader's evidence and the followers seen, summed over the photos
     seen: FiguresSeen | None = None
     for i, path in enumerate(args.inputs, 1):
-        doc, evidence = _load(path, args, previous)
+        doc, evidence, snapped = _load(path, args, previous)
         res = follow_step(record, previous, _with_players(doc, players), evidence=evidence, evidence_total=total,
-                          figures_seen=seen)
+                          figures_seen=seen, snapped=snapped)
         total, seen = res.evidence_total, res.figures_seen
         chosen = 0
         if res.alternatives:
