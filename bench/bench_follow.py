@@ -228,7 +228,7 @@ class PhotoGame:
     good: int = 0
     laid: int = 0
     retakes: int = 0
-    unread: int = 0
+    left_out: int = 0
     seconds: float = 0.0
     step_seconds: list[float] | None = None
 
@@ -262,7 +262,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
 
     t0 = time.perf_counter()
     try:
-        rec, _, _, step_seconds, warnings, out.retakes, out.unread = follow(states, tracks, True, read,
+        rec, _, _, step_seconds, warnings, out.retakes, out.left_out = follow(states, tracks, True, read,
                                                                             from_start=True, retakes_allowed=retakes)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
@@ -272,7 +272,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     out.step_seconds = step_seconds
     out.ok = replay(rec)[1].final == final
     out.good, out.laid = turns_right(record, rec)
-    taken = f", {out.retakes} taken again, {out.unread} left out" if out.retakes or out.unread else ""
+    taken = f", {out.retakes} taken again, {out.left_out} left out" if out.retakes or out.left_out else ""
     out.line = (f"  photos seed {seed}: {'right' if out.ok else 'WRONG'} ({len(states)} photos{taken}, "
                 f"{warnings} warnings, {out.good}/{out.laid} turns' tiles right, "
                 f"final {dict(replay(rec)[1].final)} vs true {dict(final)})")
@@ -308,14 +308,14 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     done = [r for r in results if not r.failed]
     right, total = sum(r.ok for r in done), len(results)
     tiles_right, tiles_total = sum(r.good for r in done), sum(r.laid for r in done)
-    retakes, unread = sum(r.retakes for r in done), sum(r.unread for r in done)
+    retakes, left_out = sum(r.retakes for r in done), sum(r.left_out for r in done)
     share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
     if not done:
         print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
         return
     follow_seconds = [s for r in done for s in (r.step_seconds or [])]
     print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each); turns' tiles right "
-          f"{share}; {retakes} photos taken again, {unread} left out; median "
+          f"{share}; {retakes} photos taken again, {left_out} left out; median "
           f"{statistics.median(r.seconds for r in done) * 1000:.0f} ms per photo (render + read + follow), "
           f"median {statistics.median(follow_seconds) * 1000:.1f} ms per follow step")
 

@@ -1577,7 +1577,7 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
         placed = board.get(m.at)
         known = (read is None or placed is None or not read.tile.known
                  or same_tile(read.tile, read.rot, placed.tile, placed.rot)
-                 or _segment_at(read.tile, read.rot, m.on) == _segment_at(placed.tile, placed.rot, m.on) is not None)
+                 or _same_segment(read.tile, read.rot, placed.tile, placed.rot, m.on))
         slot = m.on if known else UNKNOWN_SLOT
         if slot and (m.at, m.player, m.on) in weak:
             slot += SNAPPED_MARK
@@ -1597,6 +1597,17 @@ def _segment_at(tile: TileType, rot: int, slot: str) -> tuple[Kind, tuple[str, .
     return seg.kind, tuple(sorted(rotate_slot(x, rot) for x in seg.slots))
 
 
+def _same_segment(a: TileType, ra: int, b: TileType, rb: int, slot: str) -> bool:
+    """Whether a board slot names the same segment (:func:`_segment_at`) on two tiles."""
+    return _segment_at(a, ra, slot) == _segment_at(b, rb, slot) is not None
+
+
+def _sighting(slot: str) -> tuple[str, float]:
+    """A slot of :data:`FiguresSeen` as the board slot it names and the vote it is worth
+    (:data:`SNAPPED_VOTE` when marked :data:`SNAPPED_MARK`, else 1)."""
+    return slot.rstrip(SNAPPED_MARK), SNAPPED_VOTE if slot.endswith(SNAPPED_MARK) else 1.0
+
+
 def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int, TileType, int]]
                   ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
     """``seen`` with the slots of the followers on the ``changed`` cells (old tile and rotation,
@@ -1607,9 +1618,8 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
     stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
-        bare = slot.rstrip(SNAPPED_MARK)
-        same = bare and _segment_at(old, old_rot, bare) == _segment_at(new, new_rot, bare) is not None
-        return slot if same else UNKNOWN_SLOT
+        bare = _sighting(slot)[0]
+        return slot if bare and _same_segment(old, old_rot, new, new_rot, bare) else UNKNOWN_SLOT
     return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
                      for p in photos)
             if c in changed else tuple(photos) for c, photos in seen.items()}
@@ -1713,9 +1723,10 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         for p in window:
             segs: dict[int, float] = {}
             for _, on in p or ():
-                x = t.tile.segment_index_on_board(on.rstrip(SNAPPED_MARK), t.rot)
+                bare, weight = _sighting(on)
+                x = t.tile.segment_index_on_board(bare, t.rot)
                 if x is not None:
-                    segs[x] = max(segs.get(x, 0.0), SNAPPED_VOTE if on.endswith(SNAPPED_MARK) else 1.0)
+                    segs[x] = max(segs.get(x, 0.0), weight)
             for x, w in segs.items():
                 votes[x] = votes.get(x, 0.0) + w
         if not votes:
