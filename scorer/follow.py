@@ -748,6 +748,33 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     return None
 
 
+def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_gap: int,
+                     figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]] | None:
+    """For a photo that does not fit the record (:func:`_unusable`): the record without the
+    turns the last photo used added (their cells seen by that photo alone, in ``figures_seen``)
+    and those turns' cells, when this photo fits it and shows none of those cells. A small
+    board's photo that read cells of the table as tiles (taken as turns) makes every photo after
+    it unfit; this photo, which shows the table there, takes them out. None otherwise."""
+    if not figures_seen:
+        return None
+    last = [i for i, t in enumerate(record.turns)
+            if t.at is not None and not t.discarded and len(figures_seen.get(t.at, ())) == 1]
+    if not last:
+        return None
+    short = replace(record, turns=tuple(t for i, t in enumerate(record.turns) if i not in last))
+    game = _replayed(short)
+    if game is None:
+        return None
+    dropped = {record.turns[i].at for i in last if record.turns[i].at is not None}
+    ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
+    first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
+    transform, agree = _align_by_evidence(ref, evidence, [first])
+    if _unusable(ref, state, transform, agree, max_gap) is not None \
+            or any(transform.cell(e.at) in dropped for e in state.tiles):
+        return None
+    return short, dropped
+
+
 def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None) -> list[TileEntry]:
     """The tiles of the box that can lie on ``cell`` next to the board, likeliest first by the
     photo's evidence: those within :data:`EVIDENCE_CHOICE_MARGIN` of the best, at most
@@ -1252,6 +1279,20 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if evidence:
         transform, agree = _align_by_evidence(ref, evidence, [transform])
         why = _unusable(ref, state, transform, agree, max_gap)
+        undone = _undo_last_photo(record, state, evidence, max_gap, figures_seen) if why else None
+        if undone is not None:
+            # the last photo's new tiles are not on this one, which fits the game without them
+            short, dropped = undone
+            res = follow_step(short, previous, new, trust=trust, next_player=next_player, max_gap=max_gap,
+                              budget=budget, evidence=evidence,
+                              evidence_total=None if evidence_total is None else
+                              {c: v for c, v in evidence_total.items() if c not in dropped},
+                              figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
+                              snapped=snapped)
+            note = (f"{why}; without the {len(dropped)} tiles the last photo added (at "
+                    f"{', '.join(str(list(c)) for c in sorted(dropped))}), which this photo does not show, it "
+                    "fits: their turns are taken out (cells of the table read as tiles?)")
+            return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         if why:
             warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
             return FollowResult(record=record, turns=(), alternatives=(),
@@ -1319,6 +1360,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                     continue
                 warnings.append(f"tile at {list(cell)} corrected from {placed.tile.name()} (rot {placed.rot}) to "
                                 f"{e.tile.name()} (rot {e.rot}) (confidence {_conf(e.confidence):.2f})")
+                before, after = (next((t.meeple for t in r.turns if t.at == cell and not t.discarded), None)
+                                 for r in (record, fixed[0]))
+                if before != after:
+                    warnings.append(f"its follower, read on {before} of the tile taken before, is taken to stand "
+                                    f"on {after} (the photos after will tell)")
                 confidence[cell] = _conf(e.confidence)
                 if not _twins(placed.tile, placed.rot, e.tile, e.rot):
                     rewritten[cell] = (placed.tile, placed.rot, e.tile, e.rot)
@@ -1657,10 +1703,8 @@ def _with_turn(record: GameRecord, i: int, **changes: Any) -> tuple[GameRecord, 
     turns = list(record.turns)
     turns[i] = replace(turns[i], **changes)
     trial = replace(record, turns=tuple(turns))
-    try:
-        return trial, new_game(trial)
-    except CarcamError:
-        return None
+    game = _replayed(trial)
+    return None if game is None else (trial, game)
 
 
 def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game] | None:
@@ -1791,8 +1835,16 @@ def _revise_owners(record: GameRecord, seen: FiguresSeen,
 
 
 def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> tuple[GameRecord, Game] | None:
-    """The record with the tiles laid on some cells replaced, if it still replays legally."""
+    """The record with the tiles laid on some cells replaced, if it still replays legally.
+
+    A follower of a rewritten turn stays on its slot when that still replays; otherwise it is
+    moved to another segment of the new tile (:func:`_follower_slots`: one whose place it
+    covers, then one of its kind, then any), since the photos that rewrite the tile show that
+    a follower stands there but read its segment on the wrong tile (a farmer beside a road
+    curve read as a monk on a monastery). The photos after then revise it
+    (:func:`_revise_followers`)."""
     start, turns = record.start, list(record.turns)
+    moved: list[int] = []  # turns whose follower's segment is not on the new tile
     for cell, tile, rot in changes:
         if start is not None and start.at == cell:
             start = replace(start, tile=tile, rot=rot)
@@ -1800,14 +1852,56 @@ def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> t
         i = next((i for i, t in enumerate(turns) if t.at == cell and not t.discarded), None)
         if i is None:
             return None
-        turns[i] = replace(turns[i], tile=tile, rot=rot)
+        old = turns[i]
+        turns[i] = replace(old, tile=tile, rot=rot)
+        if old.meeple and old.tile is not None and not _same_segment(old.tile, old.rot, tile, rot, old.meeple):
+            moved.append(i)
     fixed = replace(record, start=start, turns=tuple(turns))
-    try:
-        game = new_game(fixed)
-    except CarcamError:
+    game = _replayed(fixed)
+    if game is None and moved:
+        # each moved follower in turn order takes the first slot the game replays with up to
+        # its turn (a turn's legality depends on the turns before it only)
+        for i in moved:
+            t, prev = fixed.turns[i], record.turns[i]
+            for slot in _follower_slots(prev.tile, prev.rot, t.tile, t.rot, prev.meeple):
+                trial = replace(fixed, turns=fixed.turns[:i] + (replace(t, meeple=slot),) + fixed.turns[i + 1:])
+                if _replayed(replace(trial, turns=trial.turns[:i + 1])) is not None:
+                    fixed = trial
+                    break
+        game = _replayed(fixed)
+    if game is None:
         return None
     _remember(fixed, game)
     return fixed, _clone(game)
+
+
+def _replayed(record: GameRecord) -> Game | None:
+    """The game a record replays to, or None when it does not replay legally."""
+    try:
+        return new_game(record)
+    except CarcamError:
+        return None
+
+
+def _follower_slots(old: TileType | None, old_rot: int, tile: TileType | None, rot: int,
+                    slot: str | None) -> list[str]:
+    """Board slots of ``tile`` (at ``rot``) for a follower recorded on ``slot`` of ``old``,
+    most likely first: one per segment, the segment at the follower's own slot first, then those
+    of the kind it stood on, then the rest (each segment once, by its first slot)."""
+    if tile is None or not slot:
+        return []
+    seg_before = _segment_at(old, old_rot, slot) if old is not None else None
+    kind = seg_before[0] if seg_before else None
+    here = tile.segment_index_on_board(slot, rot)
+    order = sorted(range(len(tile.segments)),
+                   key=lambda i: (i != here, tile.segments[i].kind is not kind, i))
+    out = []
+    for i in order:
+        seg = tile.segments[i]
+        board_slots = sorted(rotate_slot(x, rot) for x in seg.slots)
+        if board_slots:
+            out.append(slot if i == here else board_slots[0])
+    return out
 
 
 def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], scores: Mapping[str, int],

@@ -603,3 +603,67 @@ def test_a_follower_on_a_tile_read_as_a_tile_with_the_same_feature_there_still_c
         res = step(res, as_e, evidence_for(truth))
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.meeple is not None and j.segment_index_on_board(laid.meeple, rot) == j.segment_index_on_board(slot, rot)
+
+
+def test_a_tile_rewritten_under_a_follower_takes_the_follower_along() -> None:
+    """Photo game 54: a farmer beside a road curve hides the middle of the tile, and the photo of
+    its turn reads a monastery with a monk (B, the follower on C). The photos after see the
+    road and outvote B: the tile is rewritten to the curve, and the follower, whose slot C names
+    nothing on a curve, stands on one of its segments (the rewrite used to be refused, and B
+    kept the game wrong to its end). The photos after then put it on the field it lies on."""
+    v, b = tile("V"), tile("B")
+    game = start_game()
+    res = first_step(game)
+    fits_b = {(c, r) for c, r, *_ in game.board.legal_placements(b)}
+    cell, rot = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(v))
+                     if any((c, rb) in fits_b for rb in b.rotations()))
+    field = next(x for x in SLOTS if (seg := _segment_at(v, rot, x)) is not None and seg[0].value == "field"
+                 and len(seg[1]) > 3)  # the larger field, outside the curve
+    game.play(Turn("red", v, cell, rot, meeple=field))
+    truth = photo(game)
+    as_b = _read_as(truth, cell, "B", 0)
+    as_b = replace(as_b, meeples=tuple(replace(m, on="C") if m.at == cell else m for m in as_b.meeples))
+    res = step(res, as_b, evidence_for(as_b))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "B" and laid.meeple == "C"
+    lean_v = evidence_for(truth, {cell: {("V", rot): BASE + 5.0 + EVIDENCE_SUM_MARGIN / 2 + 1.0, ("B", 0): BASE + 5.0}})
+    warnings: list[str] = []
+    for _ in range(5):
+        res = step(res, truth, lean_v)
+        warnings += res.warnings
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "V" and laid.rot == rot
+    assert any("is taken to stand on" in w for w in warnings)
+    assert laid.meeple is not None and _segment_at(v, rot, laid.meeple) == _segment_at(v, rot, field)
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_tiles_a_photo_of_the_table_added_are_taken_out_by_the_photo_after() -> None:
+    """Photo games 57 and 65: a photo of a small board read three cells of the table as tiles,
+    taken as three turns. Every photo after showed the table there, and with two of the five
+    tiles fitting, none was used, to the game's end. The photo after now fits the game without
+    the tiles that photo added (and shows none of them): their turns are taken out, and the turn
+    it shows is followed."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    b, n = tile("B"), tile("N")
+    truth_next = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(n)))
+    ghosts: list[tuple[int, int]] = []
+    board = Game(players=PLAYERS)
+    board.start(tile("D"))
+    board.play(Turn("red", tile("U"), (1, 0), 0))
+    for who in ("blue", "red", "blue"):
+        cell, rot = next((c, r) for c, r, *_ in sorted(board.board.legal_placements(b))
+                         if c != truth_next[0] and c not in ghosts)
+        board.play(Turn(who, b, cell, rot))
+        ghosts.append(cell)
+    misread = photo(board)
+    res = step(res, misread)
+    assert {t.at for t in res.record.turns} >= set(ghosts)
+    game.play(Turn("blue", n, *truth_next))
+    res = step(res, photo(game))
+    assert res.used
+    assert [t.at for t in res.record.turns] == [(1, 0), truth_next[0]]
+    assert any("their turns are taken out" in w for w in res.warnings)

@@ -336,3 +336,48 @@ def test_corner_city_reaches_the_far_corners_but_not_the_middle() -> None:
     assert corner[n // 2, n // 2] == FIELD and corner[n - 1, n - 1] == FIELD
     k = int(0.35 * n)
     assert corner[k, k] == CITY and caps[k, k] == FIELD
+
+
+def _lit_board_pixels(kelvin: float) -> tuple[np.ndarray, np.ndarray]:
+    """Lab pixels of a board in the procedural print's colours (60% field, 30% city, 10% road)
+    under light of ``kelvin`` seen with a 5500 K white balance, and the road pixels' mask."""
+    import cv2
+
+    from vision.synth.scene import kelvin_gains
+    from vision.synth.tileart import ArtStyle
+
+    art = ArtStyle()
+    rng = np.random.default_rng(3)
+    base = np.array([art.field] * 600 + [art.city] * 300 + [art.road] * 100, np.float32)
+    bgr = np.clip((base + rng.normal(0, 4, base.shape)) * kelvin_gains(kelvin), 0, 255).astype(np.uint8)
+    lab = cv2.cvtColor(bgr.reshape(1, -1, 3), cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
+    road = np.zeros(len(lab), bool)
+    road[900:] = True
+    return lab, road
+
+
+def test_a_warm_lamp_moves_the_road_prototype_with_it() -> None:
+    """Under a warm lamp (3200 K against a 5500 K white balance) the pale road turns the
+    city's orange: seeded at the nominal colours the k-means gives the road's pixels to the
+    city. The cast measured on the field and city moves the seeds first, and the road is road."""
+    from vision.colours import CLASSES, adapt_prototypes, cast_prototypes, initial_prototypes, posteriors
+
+    cfg = load_config()["colours"]
+    lab, road = _lit_board_pixels(3200.0)
+    nominal = initial_prototypes(cfg)
+    road_class = CLASSES.index("road")
+    plain = adapt_prototypes(lab, nominal, cfg)
+    cast = adapt_prototypes(lab, cast_prototypes(lab, nominal, cfg), cfg)
+    plain_road = (posteriors(lab, plain, float(cfg["softness"])).argmax(-1) == road_class)[road].mean()
+    cast_road = (posteriors(lab, cast, float(cfg["softness"])).argmax(-1) == road_class)[road].mean()
+    assert plain_road < 0.5 < 0.9 < cast_road
+
+
+def test_a_cold_or_neutral_light_leaves_the_prototypes_alone() -> None:
+    from vision.colours import cast_prototypes, initial_prototypes
+
+    cfg = load_config()["colours"]
+    nominal = initial_prototypes(cfg)
+    for kelvin in (5500.0, 7000.0):
+        lab, _ = _lit_board_pixels(kelvin)
+        assert np.array_equal(cast_prototypes(lab, nominal, cfg), nominal)
