@@ -143,6 +143,9 @@ SNAPPED_VOTE = 0.5
 #: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
 #: taken out of the record (:func:`_unconfirmed`).
 UNCONFIRMED_AFTER = 2
+#: A photo that does not fit the record is followed without the last photo's new tiles
+#: (:func:`_undo_last_photo`) only when at least this share of the other tiles fit it.
+UNDO_MIN_AGREEMENT = 0.9
 #: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
 #: photos show it on a feature of the tile at least this many times more than as recorded; its
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
@@ -752,7 +755,9 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
                      figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]] | None:
     """For a photo that does not fit the record (:func:`_unusable`): the record without the
     turns the last photo used added (their cells seen by that photo alone, in ``figures_seen``)
-    and those turns' cells, when this photo fits it and shows none of those cells. A small
+    and those turns' cells, when this photo fits it nearly whole (:data:`UNDO_MIN_AGREEMENT` of
+    its tiles among their cells' likeliest: a wrong grid fitting a smaller record by the usual
+    half would take good turns out) and shows none of those cells. A small
     board's photo that read cells of the table as tiles (taken as turns) makes every photo after
     it unfit; this photo, which shows the table there, takes them out. None otherwise."""
     if not figures_seen:
@@ -769,7 +774,7 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
     first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
     transform, agree = _align_by_evidence(ref, evidence, [first])
-    if _unusable(ref, state, transform, agree, max_gap) is not None \
+    if _unusable(ref, state, transform, agree, max_gap) is not None or agree < UNDO_MIN_AGREEMENT * len(ref) \
             or any(transform.cell(e.at) in dropped for e in state.tiles):
         return None
     return short, dropped

@@ -17,7 +17,7 @@ import numpy as np
 
 from scorer.geometry import EDGES, neighbour
 
-from .colours import adapt_prototypes, cast_prototypes, initial_prototypes, posteriors, to_lab
+from .colours import adapt_prototypes, initial_prototypes, posteriors, to_lab
 from .locate import Grid
 from .templates import CLASSES, Template
 
@@ -230,7 +230,6 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     protos = initial_prototypes(ccfg, profile)
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
     keep = ~ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3)[occupied]
-    protos = cast_prototypes(board_px[keep].reshape(-1, 3), protos, ccfg)
     protos = adapt_prototypes(board_px[keep].reshape(-1, 3), protos, ccfg)
     # class posteriors only where a cell's sample windows can reach (the board's cells and a
     # margin for the alignment search): most of a sprawling board's bounding box is table

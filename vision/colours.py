@@ -49,47 +49,6 @@ def adapt_prototypes(lab_pixels: np.ndarray, protos: np.ndarray, cfg: dict[str, 
     return cur
 
 
-def _lab_to_bgr(lab: np.ndarray) -> np.ndarray:
-    """(K, 3) OpenCV 8-bit Lab colours as float BGR (0-255)."""
-    px = np.clip(np.round(lab), 0, 255).astype(np.uint8).reshape(1, -1, 3)
-    return cv2.cvtColor(px, cv2.COLOR_LAB2BGR).reshape(-1, 3).astype(np.float32)
-
-
-def _bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
-    """(K, 3) float BGR colours as OpenCV 8-bit Lab (float32)."""
-    px = np.clip(np.round(bgr), 0, 255).astype(np.uint8).reshape(1, -1, 3)
-    return cv2.cvtColor(px, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
-
-
-def cast_prototypes(lab_pixels: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
-    """The prototypes as this photo's light would show them. A lamp warmer than the camera's
-    white balance multiplies the colour channels by gains along the blue-amber axis of light
-    sources (``cfg["cast_axis"]``: BGR gain change per unit of cast), which moves a pale road
-    far more than a green field: under a warm lamp the road turns the city's orange and the
-    k-means seeded at the nominal road loses its pixels to the city. The cast is measured by the
-    red-to-green gain that maps the nominal field and city onto the photo's (clustered without
-    pull): red and green tell a cast apart from a print run's other colours better than blue.
-    Only a warm cast of at least ``cast_min`` moves the seeds (at most ``cast_max``): a cold one
-    pushes the road away from the city, and the print runs' own colours measure up to about
-    half a unit cold (the labelled real photos), which must not move anything.
-
-    ``cfg["cast_axis"]`` absent or null: no cast step."""
-    axis = cfg.get("cast_axis")
-    if not axis or len(lab_pixels) < 50:
-        return protos
-    free = adapt_prototypes(lab_pixels, protos, {**cfg, "prototype_pull": 0.0})
-    big = [CLASSES.index("field"), CLASSES.index("city")]
-    seen, nominal = _lab_to_bgr(free[big]), _lab_to_bgr(protos[big])
-    gains = (seen * nominal).sum(0) / np.maximum((nominal * nominal).sum(0), 1e-6)
-    red_per_green = gains[2] / max(float(gains[1]), 1e-6)
-    ax = np.asarray(axis, dtype=np.float32)
-    cast = (red_per_green - 1.0) / float(ax[2] - ax[1]) if ax[2] != ax[1] else 0.0
-    if cast < float(cfg["cast_min"]):
-        return protos
-    cast = min(cast, float(cfg["cast_max"]))
-    return _bgr_to_lab(_lab_to_bgr(protos) * (1.0 + cast * ax)[None, :])
-
-
 def posteriors(lab: np.ndarray, protos: np.ndarray, softness: float,
                weights: tuple[float, float, float] = (0.3, 1.0, 1.0)) -> np.ndarray:
     """Soft class posteriors (..., 4) of Lab pixels given the prototypes; lightness counts less

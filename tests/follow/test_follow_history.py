@@ -296,16 +296,21 @@ def test_a_crest_seen_in_a_few_photos_beside_a_follower_rewrites_the_twin() -> N
     assert any("corrected from N" in w for w in res.warnings)
 
 
+def _where_both_fit(game: Game, laid: str, misread: str) -> tuple[tuple[int, int], int]:
+    """A cell and rotation where ``laid`` can lie and ``misread`` too (at some rotation)."""
+    fits = {(c, r) for c, r, *_ in game.board.legal_placements(tile(misread))}
+    return next((c, r) for c, r, *_ in sorted(game.board.legal_placements(tile(laid)))
+                if any((c, rb) in fits for rb in tile(misread).rotations()))
+
+
 def test_a_road_stub_under_a_follower_is_found_by_the_twin_margin() -> None:
     """Photo game 43: A (a monastery with a road to one edge) and B (without the road) look the
     same where a follower stands on A's short road. The photos lean to A by little each, summed
     past :data:`EVIDENCE_TWIN_MARGIN` (far below :data:`EVIDENCE_SUM_MARGIN`): A is taken."""
-    a, b = tile("A"), tile("B")
+    a = tile("A")
     game = start_game()
     res = first_step(game)
-    fits_b = {(c, r) for c, r, *_ in game.board.legal_placements(b)}
-    cell, rot = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(a))
-                     if any((c, rb) in fits_b for rb in b.rotations()))
+    cell, rot = _where_both_fit(game, "A", "B")
     stub = next(x for x in SLOTS if (seg := _segment_at(a, rot, x)) is not None and seg[0].value == "road")
     game.play(Turn("red", a, cell, rot, meeple=stub))
     truth = photo(game)
@@ -611,12 +616,10 @@ def test_a_tile_rewritten_under_a_follower_takes_the_follower_along() -> None:
     road and outvote B: the tile is rewritten to the curve, and the follower, whose slot C names
     nothing on a curve, stands on one of its segments (the rewrite used to be refused, and B
     kept the game wrong to its end). The photos after then put it on the field it lies on."""
-    v, b = tile("V"), tile("B")
+    v = tile("V")
     game = start_game()
     res = first_step(game)
-    fits_b = {(c, r) for c, r, *_ in game.board.legal_placements(b)}
-    cell, rot = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(v))
-                     if any((c, rb) in fits_b for rb in b.rotations()))
+    cell, rot = _where_both_fit(game, "V", "B")
     field = next(x for x in SLOTS if (seg := _segment_at(v, rot, x)) is not None and seg[0].value == "field"
                  and len(seg[1]) > 3)  # the larger field, outside the curve
     game.play(Turn("red", v, cell, rot, meeple=field))
