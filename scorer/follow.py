@@ -1691,9 +1691,8 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
         if len(photos) <= UNCONFIRMED_AFTER or photos[0] is None or any(p is not None for p in photos[1:]):
             continue
         trial = replace(fixed, turns=fixed.turns[:i] + fixed.turns[i + 1:])
-        try:
-            g = new_game(trial)
-        except CarcamError:
+        g = _replayed(trial)
+        if g is None:
             continue
         warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in one photo only, "
                         f"none of the {len(photos) - 1} since shows it: its turn is taken out of the record")
@@ -1962,9 +1961,8 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
             if tried is None:
                 continue
             rec, g = tried
-            try:
-                then = new_game(replace(rec, turns=rec.turns[: i + 1]))
-            except CarcamError:
+            then = _replayed(replace(rec, turns=rec.turns[: i + 1]))
+            if then is None:
                 continue
             if any(f.player == t.player and f.at == t.at for f in then.figures):
                 continue  # it would still stand there: the photos would show it
