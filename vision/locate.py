@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,11 +179,14 @@ def _angle_errs(segs: np.ndarray, vs: np.ndarray) -> np.ndarray:
     return np.arctan2(cross, dot)
 
 
-def _ransac_vp(segs: np.ndarray, w: np.ndarray, tol: float, iters: int, rng: np.random.Generator) -> np.ndarray:
-    """The vanishing point that most segment length agrees with (within ``tol`` radians): of
-    ``iters`` points where two random segments' lines (drawn by length ``w``) meet, the best
-    (the first of equals), refitted on its inliers. The candidates are scored all at once, so
-    that the grid hypotheses' threads do not queue for the interpreter."""
+def _ransac_vp(segs: np.ndarray, w: np.ndarray, tol: float, iters: int, rng: np.random.Generator,
+               ok: Callable[[np.ndarray], np.ndarray] | None = None) -> tuple[np.ndarray, float]:
+    """The vanishing point that most segment length agrees with (within ``tol`` radians), and
+    that length: of ``iters`` points where two random segments' lines (drawn by length ``w``)
+    meet, the best (the first of equals) of those ``ok`` allows (a mask over (K, 3) points;
+    default all), refitted on its inliers while the refit stays allowed. The candidates are
+    scored all at once, so that the grid hypotheses' threads do not queue for the interpreter.
+    With no allowed candidate, the least-squares point of all segments and length 0."""
     L = _lines(segs)
     n = len(segs)
     p = w / w.sum()
@@ -191,19 +194,50 @@ def _ransac_vp(segs: np.ndarray, w: np.ndarray, tol: float, iters: int, rng: np.
     vs = np.cross(L[pairs[:, 0]], L[pairs[:, 1]])
     nv = np.linalg.norm(vs, axis=1)
     vs = vs[nv >= 1e-12] / nv[nv >= 1e-12, None]
-    best = None
-    if len(vs):
-        inliers = _angle_errs(segs, vs) < tol
-        scores = np.array([w[row].sum() for row in inliers])
-        best = vs[int(np.argmax(scores))]
-    if best is None:
-        best = _fit_vp(segs, w)
+    if ok is not None and len(vs):
+        vs = vs[ok(vs)]
+    if not len(vs):
+        return _fit_vp(segs, w), 0.0
+    inliers = _angle_errs(segs, vs) < tol
+    scores = np.array([w[row].sum() for row in inliers])
+    best = vs[int(np.argmax(scores))]
     for _ in range(3):
         inl = _angle_err(segs, best) < tol
         if inl.sum() < 2:
             break
-        best = _fit_vp(segs[inl], w[inl])
-    return best
+        refit = _fit_vp(segs[inl], w[inl])
+        if ok is not None and not ok(refit[None])[0]:
+            break
+        best = refit
+    return best, float(w[_angle_err(segs, best) < tol].sum())
+
+
+def vp_far_enough(vs: np.ndarray, focal_min: float, max_tilt_deg: float) -> np.ndarray:
+    """Whether each vanishing point (K, 3; normalised coordinates, the principal point at the
+    origin) lies far enough from the photo's centre to belong to a table seen at most
+    ``max_tilt_deg`` from straight above: a direction in the table plane makes at least 90
+    degrees less the tilt with the optical axis, so its vanishing point lies at least
+    focal * cot(tilt) from the centre. A point closer than that is where unrelated lines
+    (roads, a score board, a box) happen to meet."""
+    far = np.hypot(vs[:, 0], vs[:, 1])
+    return far >= focal_min / np.tan(np.radians(max_tilt_deg)) * np.abs(vs[:, 2])
+
+
+def vp_perpendicular(v1: np.ndarray, vs: np.ndarray, focal_range: tuple[float, float], max_cos: float) -> np.ndarray:
+    """Whether each of ``vs`` (K, 3) and ``v1`` can be the vanishing points of two perpendicular
+    directions (the tile grid's two axes) for a pinhole camera with its principal point at the
+    centre and some focal length in ``focal_range``: the rays K^-1 v = (x, y, f w) of the two
+    points must be at most ``max_cos`` from perpendicular for some f there. A wrong second
+    family (a score board's edges, roads) gives a pair that no camera can see at right angles."""
+    fs = np.geomspace(focal_range[0], focal_range[1], 24)
+    a = vs[:, 0] * v1[0] + vs[:, 1] * v1[1]
+    b = vs[:, 2] * v1[2]
+    n1 = np.sqrt(v1[0] ** 2 + v1[1] ** 2 + (fs * v1[2]) ** 2)  # (F,)
+    n2 = np.sqrt(vs[:, :1] ** 2 + vs[:, 1:2] ** 2 + (fs[None] * vs[:, 2:3]) ** 2)  # (K, F)
+    cos = np.abs(a[:, None] + fs[None] ** 2 * b[:, None]) / np.maximum(n1[None] * n2, 1e-12)
+    cross = (-a / np.where(np.abs(b) > 1e-12, b, np.nan))  # f^2 where the rays are exactly perpendicular
+    inside = (cross >= focal_range[0] ** 2) & (cross <= focal_range[1] ** 2)
+    return inside | (cos.min(1) <= max_cos)
 
 
 def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
@@ -222,30 +256,78 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
     a1 = int(hist.argmax())
     dist = np.minimum(np.abs(np.arange(180) - a1), 180 - np.abs(np.arange(180) - a1))
     masked = np.where(dist >= 35, hist, -1)
-    a2 = int(masked.argmax())
+    # the second family's direction: the strongest few peaks of the rest are tried in turn
+    peaks: list[int] = []
+    for i in np.argsort(-masked):
+        if masked[i] > 0 and masked[i] >= masked[(i - 1) % 180] and masked[i] >= masked[(i + 1) % 180] \
+                and all(min(abs(int(i) - j), 180 - abs(int(i) - j)) > 5 for j in peaks):
+            peaks.append(int(i))
     tol_f = cfg["angle_family_tolerance_deg"]
-    fam = np.full(len(segs), -1)
-    for k, a in enumerate((a1, a2)):
+
+    def near(a: int) -> np.ndarray:
         dd = np.abs(ang - a)
-        dd = np.minimum(dd, 180 - dd)
-        fam[(dd < tol_f) & (fam == -1)] = k
+        return np.minimum(dd, 180 - dd) < tol_f
+
     rng = np.random.default_rng(0)
     tol = np.radians(cfg["vp_inlier_deg"])
-    vps = []
-    for k in (0, 1):
-        sel = fam == k
+    iters = int(cfg["ransac_iterations"])
+    focal = tuple(float(f) for f in cfg.get("vp_focal_range", (0.0, 0.0)))
+    max_tilt = float(cfg.get("vp_max_tilt_deg", 0.0))
+    max_cos = float(cfg.get("vp_max_cos", 1.0))
+    far = (lambda vs: vp_far_enough(vs, focal[0], max_tilt)) if max_tilt > 0 else None
+    sel1 = near(a1)
+    if sel1.sum() < 3:
+        raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
+                                 "are in view and the photo is sharp")
+    v1, _ = _ransac_vp(segs[sel1], length[sel1], tol, iters, rng, far)
+
+    def ok2(vs: np.ndarray) -> np.ndarray:
+        m = vp_perpendicular(v1, vs, focal, max_cos) if focal[1] > 0 else np.ones(len(vs), dtype=bool)
+        return m & far(vs) if far is not None else m
+
+    best2: tuple[float, np.ndarray, np.ndarray] | None = None
+    for a2 in peaks[: max(1, int(cfg.get("vp_second_peaks", 1)))]:
+        sel = near(int(a2)) & ~sel1
         if sel.sum() < 3:
-            raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
-                                     "are in view and the photo is sharp")
-        vps.append(_ransac_vp(segs[sel], length[sel], tol, int(cfg["ransac_iterations"]), rng))
-    # reassign every segment to the vanishing point it agrees with best, then refit
+            continue
+        v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
+        if best2 is None or support > best2[0]:
+            best2 = (support, v2, sel)
+    if best2 is None:
+        raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
+                                 "are in view and the photo is sharp")
+    vps = [v1, best2[1]]
+    # reassign every segment to the vanishing point it agrees with best, then refit (a refit the
+    # camera cannot see at right angles is not taken)
     errs = _angle_errs(segs, np.array(vps))
     fam = np.where(errs.min(0) < tol * 2, errs.argmin(0), -1)
+    refit = list(vps)
     for k in (0, 1):
         sel = fam == k
         if sel.sum() >= 3:
-            vps[k] = _fit_vp(segs[sel], length[sel])
+            refit[k] = _fit_vp(segs[sel], length[sel])
+    if (far is None or far(np.array(refit)).all()) and (
+            focal[1] <= 0 or vp_perpendicular(refit[0], refit[1][None], focal, max_cos)[0]):
+        vps = refit
     return vps[0], vps[1], fam
+
+
+def dominant_direction(dd: np.ndarray, weight: np.ndarray, tol_deg: float) -> np.ndarray:
+    """The direction most segment length (``dd``: (N, 2) segment vectors, counted by length
+    times ``weight``) runs along: the peak of their angle histogram, refined to the weighted mean
+    angle of the segments within ``tol_deg`` of it. Without perspective the tile edges of one
+    family are parallel; a mean over the family would be pulled off by roads or a score board's
+    edges that a wrong vanishing point gathered into it."""
+    w = np.hypot(dd[:, 0], dd[:, 1]) * weight
+    ang = np.degrees(np.arctan2(dd[:, 1], dd[:, 0])) % 180
+    hist = np.zeros(180)
+    np.add.at(hist, ang.astype(int) % 180, w)
+    hist = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(3) / 3, mode="same")[3:-3]
+    peak = float(hist.argmax()) + 0.5
+    off = (ang - peak + 90) % 180 - 90  # signed difference, wrapped
+    near = np.abs(off) <= tol_deg
+    mean = peak + float(np.average(off[near], weights=w[near])) if w[near].sum() > 0 else peak
+    return np.array([np.cos(np.radians(mean)), np.sin(np.radians(mean))])
 
 
 def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
@@ -260,7 +342,8 @@ def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
 
 
 def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
-          step: float = 1.0, rel_step: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          step: float = 1.0, rel_step: float = 0.0,
+          soft: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score,
     mean contrast at that phase).
 
@@ -270,7 +353,10 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     and loses to the true pitch. Pitches that fit fewer than ``min_teeth`` teeth on the board are
     not considered (the board's two outer edges alone are no evidence of a pitch). Pitches are
     ``step`` pixels apart, or ``rel_step`` of the pitch where that is more (a coarse search:
-    its peaks are refined finely later)."""
+    its peaks are refined finely later). With ``soft`` > 0 each tooth's contrast counts through
+    tanh(contrast / (soft * the profile's median on the board)): a few very strong lines (the
+    board's outline, long straight roads) then cannot outvote the many ordinary seams, which
+    otherwise makes a multiple of the pitch win on sparse boards."""
     n = len(profile)
     nz = np.nonzero(profile > 0.05 * profile.max())[0] if profile.max() > 0 else np.array([0, n - 1])
     lo_b, hi_b = float(nz[0]), float(nz[-1])
@@ -297,6 +383,9 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     pos = row_phase[elem_row] + (np.arange(len(elem_row)) - row_start[elem_row] - 1) * p_e
     ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
     diff = np.where(ok, _lerp(prof, pos) - _lerp(prof, pos + p_e / 2), 0.0)
+    if soft > 0:
+        on = profile[int(lo_b):int(hi_b) + 1]
+        diff = np.tanh(diff / max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9))
     cnt = np.add.reduceat(ok.astype(np.intp), row_start)
     mean = np.where(cnt >= min_teeth, np.add.reduceat(diff, row_start) / np.maximum(cnt, 1), -np.inf)
     sc = mean * np.maximum(cnt, 1) ** teeth_power
@@ -444,13 +533,10 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
         q = Hp @ v
         dv = q[:2] if abs(q[2]) < 1e-6 * np.linalg.norm(q[:2]) else None
         if dv is None:
-            # numerically not at infinity: use the mean direction of the family after Hp
+            # numerically not at infinity (no perspective kept): the family's dominant direction
             fsel = fam == len(d)
-            a = _apply(Hp, segs_n[fsel, :2])
-            b = _apply(Hp, segs_n[fsel, 2:])
-            dd = b - a
-            dd[dd[:, 0] * dd[0, 0] + dd[:, 1] * dd[0, 1] < 0] *= -1
-            dv = dd.sum(0)
+            dv = dominant_direction(_apply(Hp, segs_n[fsel, 2:]) - _apply(Hp, segs_n[fsel, :2]),
+                                    weight[fsel], float(cfg["vp_inlier_deg"]))
         d.append(dv / np.linalg.norm(dv))
     D = np.column_stack(d)
     if np.linalg.det(D) < 0:
@@ -832,6 +918,13 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     cand_y = _axis_candidates(rc.prof_y, pmin, min(pmax, rc.size[1] * 0.9), cfg, tuple(c[0] for c in cand_x))
     cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
                                tuple(c[0] for c in cand_y), comb_x)
+    soft = float(cfg.get("soft_comb", 0.0))
+    if soft > 0:  # the soft comb's peaks too (see _comb): strong lines cannot make a multiple win there
+        for prof, hi, cands in ((rc.prof_x, hi_x, cand_x), (rc.prof_y, min(pmax, rc.size[1] * 0.9), cand_y)):
+            sc = _comb(prof, pmin, hi, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel, soft=soft)
+            cands += _axis_candidates(prof, pmin, hi, {**cfg, "pitch_factors": [],
+                                                       "pitch_peaks": int(cfg.get("soft_comb_peaks", 1))}, (), sc)
+        cand_y = [c for i, c in enumerate(cand_y) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cand_y[:i])]
     cand_x = [c for i, c in enumerate(cand_x) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cand_x[:i])]
     if not cand_x or not cand_y:
         raise BoardNotFoundError("could not find the tile grid; take the photo from closer and more from above")
