@@ -1389,7 +1389,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
-        for revise in (_unconfirmed, _revise_followers, _revise_owners):
+        for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
@@ -1798,6 +1798,83 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
                         f"({n:g} of {len(window)} photos); the turn is taken with it there")
         fixed, game = tried
+    return _kept(fixed, game)
+
+
+def _left_the_board(record: GameRecord) -> dict[int, int]:
+    """For each turn whose follower left the board before the record's end (its feature was
+    completed and scored), the index of the turn that took it off. The record must replay."""
+    game = Game.from_record(record)
+    on_board: dict[int, tuple[str, Cell]] = {}
+    out: dict[int, int] = {}
+    for j, t in enumerate(record.turns):
+        game.play(t)
+        if t.meeple is not None and t.at is not None and not t.discarded and t.take_back is None:
+            on_board[j] = (t.player, t.at)
+        standing = {(f.player, f.at) for f in game.figures}
+        for i in [i for i, key in on_board.items() if key not in standing]:
+            out[i] = j
+            del on_board[i]
+    return out
+
+
+def _ring_distance(a: str, b: str) -> int:
+    """Steps between two board slots around the tile's edge (:data:`SLOTS`, 12 around); an inner
+    slot (``C``, ``I``) is next to every slot."""
+    if a not in SLOTS or b not in SLOTS:
+        return 0
+    d = abs(SLOTS.index(a) - SLOTS.index(b))
+    return min(d, 12 - d)
+
+
+def _farmers_left_standing(record: GameRecord, seen: FiguresSeen,
+                           warnings: list[str]) -> tuple[GameRecord, Game] | None:
+    """The record with followers that the photos show standing on after their feature was
+    completed taken as farmers, or None.
+
+    A completed road, city or monastery sends its followers home at once, and a follower never
+    comes back to its tile. So when at least :data:`FIGURE_MIN_SIGHTINGS` of the photos taken
+    after the turn that completed the feature (and more than half of those that show the tile)
+    still show the player's follower on the tile, it never stood on that feature: it lay on a
+    field beside it (a farmer read on the road it lies next to, from an angle that hides that it
+    lies). The follower moves to the tile's field nearest the slot it was recorded on (where two
+    are as near, the first of the tile's segments), if the record replays that way. (The
+    Castle's courts are not fields: its records are left as they are.)"""
+    if record.game == "castle":
+        return None
+    try:
+        left = _left_the_board(record)
+    except (IllegalMoveError, CarcamError):
+        return None
+    fixed: GameRecord | None = None
+    game: Game | None = None
+    for i, j in sorted(left.items()):
+        t = record.turns[i]
+        done = record.turns[j].at
+        if t.tile is None or t.at is None or t.meeple is None or done is None:
+            continue
+        current = t.tile.segment_index_on_board(t.meeple, t.rot)
+        if current is None or t.tile.segments[current].kind is Kind.FIELD:
+            continue
+        after = len(seen.get(done, ()))  # photos from the one that showed the completing turn on
+        tail = [p for p in seen.get(t.at, ())[-after:] if p is not None] if after else []
+        still = sum(1 for p in tail if any(player == t.player for player, _ in p))
+        if still < FIGURE_MIN_SIGHTINGS or 2 * still <= len(tail):
+            continue
+        mine = [rotate_slot(x, t.rot) for x in t.tile.segments[current].slots]
+        fields = sorted(((min(_ring_distance(a, rotate_slot(b, t.rot)) for a in mine for b in sg.slots), k)
+                         for k, sg in enumerate(t.tile.segments) if sg.kind is Kind.FIELD))
+        for _, k in fields:
+            slot = min((rotate_slot(b, t.rot) for b in t.tile.segments[k].slots),
+                       key=lambda b: min(_ring_distance(a, b) for a in mine))
+            tried = _with_turn(fixed or record, i, meeple=slot)
+            if tried is None:
+                continue
+            warnings.append(f"{t.player}'s turn at {list(t.at)}: {still} of the {len(tail)} photos since its "
+                            f"{t.tile.segments[current].kind.value} was completed still show its follower there; "
+                            f"it is taken as a farmer (on {slot})")
+            fixed, game = tried
+            break
     return _kept(fixed, game)
 
 

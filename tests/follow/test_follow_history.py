@@ -670,3 +670,76 @@ def test_tiles_a_photo_of_the_table_added_are_taken_out_by_the_photo_after() -> 
     assert res.used
     assert [t.at for t in res.record.turns] == [(1, 0), truth_next[0]]
     assert any("their turns are taken out" in w for w in res.warnings)
+
+
+def _a_thief_sent_home() -> tuple[object, int, int]:
+    """A random base game in which a follower on a road beside a field is sent home by a later
+    turn's completion: (record, its turn, the completing turn)."""
+    from scorer import random_game
+    from scorer.catalog import Kind
+    from scorer.follow import _left_the_board
+
+    for seed in range(200):
+        full = random_game(seed, PLAYERS, turns=20)
+        for i, j in sorted(_left_the_board(full).items()):
+            # the game up to a few photos after the completion (a farmer kept on the board must
+            # not leave its player short of followers later)
+            record = replace(full, turns=full.turns[: j + 3])
+            t = record.turns[i]
+            seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
+            if j > i and len(record.turns) == j + 3 and seg.kind is Kind.ROAD \
+                    and any(s.kind is Kind.FIELD for s in t.tile.segments) \
+                    and sum(1 for u in record.turns if u.player == t.player and u.meeple) < 6:
+                return record, i, j
+    raise AssertionError("no game with a thief sent home by a later turn")
+
+
+def _seen_since(record, standing: dict) -> dict:
+    """FiguresSeen of one photo per turn: every cell from its turn's photo on, no follower on it
+    except ``standing`` (cell -> (player, slot)) in every photo of that cell."""
+    n = len(record.turns)
+    out = {}
+    for k, t in enumerate(record.turns):
+        if t.at is None:
+            continue
+        who = standing.get(t.at)
+        out[t.at] = tuple(((who,) if who else ()) for _ in range(n - k))
+    return out
+
+
+def test_a_follower_still_seen_after_its_road_was_completed_was_a_farmer() -> None:
+    """A farmer lying beside a road is read on the road from some angles. If the road is then
+    completed, a thief would have gone home at once; the photos after that still show the
+    figure on its tile, so it lay on the field: the turn is taken with a farmer there, and the
+    road's points for the player go."""
+    from scorer.catalog import Kind
+    from scorer.follow import _farmers_left_standing
+
+    record, i, j = _a_thief_sent_home()
+    t = record.turns[i]
+    seen = _seen_since(record, {t.at: (t.player, t.meeple)})
+    warnings: list[str] = []
+    revised = _farmers_left_standing(record, seen, warnings)
+    assert revised is not None
+    fixed, game = revised
+    moved = fixed.turns[i]
+    assert moved.tile.segments[moved.tile.segment_index_on_board(moved.meeple, moved.rot)].kind is Kind.FIELD
+    assert any(f.player == t.player and f.at == t.at for f in game.figures)  # the farmer stays
+    assert any("taken as a farmer" in w for w in warnings)
+    def road_points(r: object) -> list[tuple[str, str, int]]:
+        return [(e.player, e.what, e.points) for e in replay(r)[0][j].events
+                if e.player == t.player and t.at in e.cells]
+
+    assert road_points(record) and not road_points(fixed)
+
+
+def test_a_thief_not_seen_after_its_road_was_completed_stays_a_thief() -> None:
+    from scorer.follow import _farmers_left_standing
+
+    record, i, j = _a_thief_sent_home()
+    t = record.turns[i]
+    seen = _seen_since(record, {})
+    # its own photos, up to the completion, show it on the road
+    n_before = j - i
+    seen[t.at] = tuple(((t.player, t.meeple),) for _ in range(n_before)) + seen[t.at][n_before:]
+    assert _farmers_left_standing(record, seen, []) is None
