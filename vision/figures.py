@@ -393,9 +393,16 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     # standing figures rise about their height along the vertical; lying ones are as tall as thick
     rise = (e_up - fig_t * ppu * float(cfg["flat_rise_frac"])) / max(hpx, 1.0)
     size = max(e_up, e_x) / max(ppu * fig_h, 1.0)
-    if not cfg["shape_lying"]:
-        # measured on the synthetic benchmark, the shape cue is weaker than the printed segment
-        # under the foot; the slot mapping then decides farmer or not from the tile alone
+    hull = cv2.convexHull(pts.astype(np.float32))
+    solidity = len(pts) / max(float(cv2.contourArea(hull)), 1.0)
+    vert = hpx / max(ppu * fig_h, 1e-9)
+    if vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0)):
+        # seen from well above, a standing figure shows its compact top; a lying one its whole
+        # outline, arms and legs apart (the convex hull has room to spare)
+        lying = True
+    elif not cfg["shape_lying"]:
+        # measured on the synthetic benchmark, the extent cues are weaker than the printed
+        # segment under the foot; the slot mapping then decides farmer or not from the tile alone
         lying = False
     elif hpx >= float(cfg["min_vertical_frac"]) * ppu * fig_h:
         lying = rise < float(cfg["lying_rise"])
@@ -411,10 +418,8 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
         cx = float(np.median(sx[low]))
         foot_px = up * (bottom + float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx) + across * cx
     conf = float(np.clip(0.5 + 0.5 * fill * min(1.0, area / float(cfg["full_conf_area"])), 0.0, 1.0))
-    hull = cv2.convexHull(pts.astype(np.float32))
-    solidity = len(pts) / max(float(cv2.contourArea(hull)), 1.0)
     feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
-             "vert": hpx / max(ppu * fig_h, 1e-9)}
+             "vert": vert}
     return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats,
                 tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))))
 

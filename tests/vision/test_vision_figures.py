@@ -412,3 +412,24 @@ def test_hull_mask_hides_the_figure_but_not_the_tile_around_its_outline() -> Non
     assert box[270, 260] and not tight[270, 260]      # the box's far corner, beside the figure
     assert box[150, 160] and not tight[150, 160]
     assert tight.sum() < 0.7 * box.sum()
+
+
+def test_seen_from_above_a_figure_showing_its_arms_and_legs_is_lying() -> None:
+    """From straight above a standing meeple shows its compact top; a lying one its whole
+    outline, arms and legs apart, which fills its convex hull much less. Such a figure is a
+    farmer (on the tuning photos, 46 farmers were read on a road before and 30 with this)."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 90))
+    meeple = np.array([(-4, -18), (4, -18), (6, -12), (18, -8), (18, -2), (8, 0), (14, 18), (4, 18), (0, 8),
+                       (-4, 18), (-14, 18), (-8, 0), (-18, -2), (-18, -8), (-6, -12)]) + (300, 300)
+    lying = img.copy()
+    cv2.fillPoly(lying, [meeple.astype(np.int32)], (30, 30, 210))
+    standing = img.copy()
+    cv2.rectangle(standing, (282, 292), (318, 309), (30, 30, 210), -1)  # width x thickness, from above
+    board = _board_mask(img)
+    (flat,) = find_figures(lying, grid, board, cfg, ("red",))
+    (upright,) = find_figures(standing, grid, board, cfg, ("red",))
+    assert flat.lying and flat.features["solidity"] < cfg["flat_solidity"]
+    assert not upright.lying
+    off = find_figures(lying, grid, board, {**cfg, "flat_max_vert": 0.0}, ("red",))
+    assert not off[0].lying
