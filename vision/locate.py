@@ -4,12 +4,17 @@
 2. Straight edges near the tiles (tile outlines and seams, straight roads) cluster into two
    families; each family meets at a vanishing point (RANSAC, then least squares). Edges on the
    board's outline (tile on one side, table on the other) weigh ``outline_segment_weight`` more:
-   they are tile edges, where a road or a city wall inside the tiles need not be. The line
+   they are tile edges, where a road or a city wall inside the tiles need not be. Both points
+   must be ones a phone camera can see a table's two square directions at (far enough from the
+   photo's centre, at right angles for some focal length: :func:`vp_far_enough`,
+   :func:`vp_perpendicular`), and the second family is the strongest direction that passes,
+   so that a score board's or a box's edges cannot pass for the tiles' second family. The line
    through both vanishing points is the table plane's horizon: sending it to infinity removes
    the perspective, an affine map makes the two families the x and y axes.
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
    positions strong, tile centres weak) proposes pitches and phases per axis (its best peaks,
-   their halves, thirds and doubles, the other axis's pitches). Every square-ish pair is checked
+   their halves, thirds and doubles, the best of a "soft" comb that counts every seam alike, the
+   other axis's pitches). Every square-ish pair is checked
    cheaply on the rectified board (cell borders are seams, cell middles are not); the comb's own
    best and the best-checked pairs are returned, and the reader classifies a few of them.
 4. The grid is turned by a multiple of 90 degrees so that north is the image top, and every cell
@@ -256,7 +261,8 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
     a1 = int(hist.argmax())
     dist = np.minimum(np.abs(np.arange(180) - a1), 180 - np.abs(np.arange(180) - a1))
     masked = np.where(dist >= 35, hist, -1)
-    # the second family's direction: the strongest few peaks of the rest are tried in turn
+    # the second family's direction: the strongest few peaks of the rest are tried in turn, up to
+    # the first whose vanishing point the camera allows
     peaks: list[int] = []
     for i in np.argsort(-masked):
         if masked[i] > 0 and masked[i] >= masked[(i - 1) % 180] and masked[i] >= masked[(i + 1) % 180] \
@@ -293,6 +299,8 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
         if best2 is None or support > best2[0]:
             best2 = (support, v2, sel)
+        if support > 0:  # the strongest direction a camera can see at right angles to the first
+            break
     if best2 is None:
         raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
                                  "are in view and the photo is sharp")
