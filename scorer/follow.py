@@ -1238,7 +1238,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ``figures_seen`` (optional) is the last step's :attr:`FollowResult.figures_seen`: the
     followers every photo used before showed on each cell. With it, the followers of turns
     played before are revised from all the photos since each turn (:func:`_revise_followers`):
-    a follower missed or misplaced on the photo of its turn is found from the photos after.
+    a follower missed or misplaced on the photo of its turn is found from the photos after, and
+    one still seen after its feature was completed is taken as a farmer
+    (:func:`_farmers_left_standing`).
     ``snapped`` (optional; ``vision.reader.ReadDetail.snapped``): the photo's followers (cell,
     player, slot in ``new``'s frame) whose segment the reader took beside their foot rather than
     under it; they weigh :data:`SNAPPED_VOTE` in that revision.
