@@ -1846,7 +1846,7 @@ def _farmers_left_standing(record: GameRecord, seen: FiguresSeen,
         return None
     try:
         left = _left_the_board(record)
-    except (IllegalMoveError, CarcamError):
+    except CarcamError:
         return None
     fixed: GameRecord | None = None
     game: Game | None = None
@@ -1864,11 +1864,16 @@ def _farmers_left_standing(record: GameRecord, seen: FiguresSeen,
         if still < FIGURE_MIN_SIGHTINGS or 2 * still <= len(tail):
             continue
         mine = [rotate_slot(x, t.rot) for x in t.tile.segments[current].slots]
-        fields = sorted(((min(_ring_distance(a, rotate_slot(b, t.rot)) for a in mine for b in sg.slots), k)
-                         for k, sg in enumerate(t.tile.segments) if sg.kind is Kind.FIELD))
-        for _, k in fields:
-            slot = min((rotate_slot(b, t.rot) for b in t.tile.segments[k].slots),
-                       key=lambda b: min(_ring_distance(a, b) for a in mine))
+
+        def gap(slot: str, mine: list[str] = mine) -> int:
+            return min(_ring_distance(a, slot) for a in mine)
+
+        fields = []  # (steps from the recorded segment, field's index, its slot nearest it)
+        for k, sg in enumerate(t.tile.segments):
+            if sg.kind is Kind.FIELD:
+                slot = min((rotate_slot(b, t.rot) for b in sg.slots), key=gap)
+                fields.append((gap(slot), k, slot))
+        for _, _, slot in sorted(fields):
             tried = _with_turn(fixed or record, i, meeple=slot)
             if tried is None:
                 continue

@@ -245,6 +245,20 @@ def vp_perpendicular(v1: np.ndarray, vs: np.ndarray, focal_range: tuple[float, f
     return inside | (cos.min(1) <= max_cos)
 
 
+def _angle_gap(a: Any, b: Any) -> Any:
+    """Degrees between directions ``a`` and ``b`` (in [0, 180): lines, not arrows), elementwise."""
+    d = np.abs(a - b)
+    return np.minimum(d, 180 - d)
+
+
+def _angle_histogram(ang: np.ndarray, weight: np.ndarray, width: int) -> np.ndarray:
+    """Weight per whole degree of line direction (``ang`` in [0, 180)), smoothed by a ``width``
+    degrees wide moving mean that wraps around at 180."""
+    hist = np.zeros(180)
+    np.add.at(hist, ang.astype(int) % 180, weight)
+    return np.convolve(np.r_[hist[-width:], hist, hist[:width]], np.ones(width) / width, mode="same")[width:-width]
+
+
 def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
                      weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Two vanishing points (homogeneous, normalised coordinates) and each segment's family.
@@ -255,24 +269,20 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
     d = segs[:, 2:] - segs[:, :2]
     length = np.hypot(d[:, 0], d[:, 1]) * (1.0 if weight is None else weight)
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
-    hist = np.zeros(180)
-    np.add.at(hist, ang.astype(int) % 180, length)
-    hist = np.convolve(np.r_[hist[-10:], hist, hist[:10]], np.ones(7) / 7, mode="same")[10:-10]
+    hist = _angle_histogram(ang, length, 7)
     a1 = int(hist.argmax())
-    dist = np.minimum(np.abs(np.arange(180) - a1), 180 - np.abs(np.arange(180) - a1))
-    masked = np.where(dist >= 35, hist, -1)
+    masked = np.where(_angle_gap(np.arange(180), a1) >= 35, hist, -1)
     # the second family's direction: the strongest few peaks of the rest are tried in turn, up to
     # the first whose vanishing point the camera allows
     peaks: list[int] = []
     for i in np.argsort(-masked):
         if masked[i] > 0 and masked[i] >= masked[(i - 1) % 180] and masked[i] >= masked[(i + 1) % 180] \
-                and all(min(abs(int(i) - j), 180 - abs(int(i) - j)) > 5 for j in peaks):
+                and all(_angle_gap(int(i), j) > 5 for j in peaks):
             peaks.append(int(i))
     tol_f = cfg["angle_family_tolerance_deg"]
 
     def near(a: int) -> np.ndarray:
-        dd = np.abs(ang - a)
-        return np.minimum(dd, 180 - dd) < tol_f
+        return _angle_gap(ang, a) < tol_f
 
     rng = np.random.default_rng(0)
     tol = np.radians(cfg["vp_inlier_deg"])
@@ -291,20 +301,20 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         m = vp_perpendicular(v1, vs, focal, max_cos) if focal[1] > 0 else np.ones(len(vs), dtype=bool)
         return m & far(vs) if far is not None else m
 
-    best2: tuple[float, np.ndarray, np.ndarray] | None = None
+    second: np.ndarray | None = None
     for a2 in peaks[: max(1, int(cfg.get("vp_second_peaks", 1)))]:
-        sel = near(int(a2)) & ~sel1
+        sel = near(a2) & ~sel1
         if sel.sum() < 3:
             continue
         v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
-        if best2 is None or support > best2[0]:
-            best2 = (support, v2, sel)
+        if second is None or support > 0:
+            second = v2
         if support > 0:  # the strongest direction a camera can see at right angles to the first
             break
-    if best2 is None:
+    if second is None:
         raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
                                  "are in view and the photo is sharp")
-    vps = [v1, best2[1]]
+    vps = [v1, second]
     # reassign every segment to the vanishing point it agrees with best, then refit (a refit the
     # camera cannot see at right angles is not taken)
     errs = _angle_errs(segs, np.array(vps))
@@ -328,10 +338,7 @@ def dominant_direction(dd: np.ndarray, weight: np.ndarray, tol_deg: float) -> np
     edges that a wrong vanishing point gathered into it."""
     w = np.hypot(dd[:, 0], dd[:, 1]) * weight
     ang = np.degrees(np.arctan2(dd[:, 1], dd[:, 0])) % 180
-    hist = np.zeros(180)
-    np.add.at(hist, ang.astype(int) % 180, w)
-    hist = np.convolve(np.r_[hist[-3:], hist, hist[:3]], np.ones(3) / 3, mode="same")[3:-3]
-    peak = float(hist.argmax()) + 0.5
+    peak = float(_angle_histogram(ang, w, 3).argmax()) + 0.5
     off = (ang - peak + 90) % 180 - 90  # signed difference, wrapped
     near = np.abs(off) <= tol_deg
     mean = peak + float(np.average(off[near], weights=w[near])) if w[near].sum() > 0 else peak
@@ -448,6 +455,11 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
         if np.isfinite(scs2[i]):
             out.append((float(ps2[i]), float(phs2[i]), float(scs2[i])))
     return out
+
+
+def _distinct_pitches(cands: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """``cands`` (pitch, phase, score) without those within 3 percent of the pitch of one before."""
+    return [c for i, c in enumerate(cands) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cands[:i])]
 
 
 def _tile_sides(segs: np.ndarray, tilecol: np.ndarray, offset: float) -> np.ndarray:
@@ -923,17 +935,18 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     rel = float(cfg.get("pitch_coarse_rel_step", 0.0))
     comb_x = _comb(rc.prof_x, pmin, hi_x, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel)
     cand_x = _axis_candidates(rc.prof_x, pmin, hi_x, cfg, comb=comb_x)
-    cand_y = _axis_candidates(rc.prof_y, pmin, min(pmax, rc.size[1] * 0.9), cfg, tuple(c[0] for c in cand_x))
+    hi_y = min(pmax, rc.size[1] * 0.9)
+    cand_y = _axis_candidates(rc.prof_y, pmin, hi_y, cfg, tuple(c[0] for c in cand_x))
     cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
                                tuple(c[0] for c in cand_y), comb_x)
     soft = float(cfg.get("soft_comb", 0.0))
     if soft > 0:  # the soft comb's peaks too (see _comb): strong lines cannot make a multiple win there
-        for prof, hi, cands in ((rc.prof_x, hi_x, cand_x), (rc.prof_y, min(pmax, rc.size[1] * 0.9), cand_y)):
+        for prof, hi, cands in ((rc.prof_x, hi_x, cand_x), (rc.prof_y, hi_y, cand_y)):
             sc = _comb(prof, pmin, hi, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel, soft=soft)
             cands += _axis_candidates(prof, pmin, hi, {**cfg, "pitch_factors": [],
                                                        "pitch_peaks": int(cfg.get("soft_comb_peaks", 1))}, (), sc)
-        cand_y = [c for i, c in enumerate(cand_y) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cand_y[:i])]
-    cand_x = [c for i, c in enumerate(cand_x) if not any(abs(c[0] - d[0]) < 0.03 * c[0] for d in cand_x[:i])]
+        cand_y = _distinct_pitches(cand_y)
+    cand_x = _distinct_pitches(cand_x)
     if not cand_x or not cand_y:
         raise BoardNotFoundError("could not find the tile grid; take the photo from closer and more from above")
     chk = _check_data(rc, cfg)
