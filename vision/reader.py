@@ -120,8 +120,12 @@ class BoardReader:
             # one that does and scored more than the chosen one (which it lost to only by
             # its excess cells): a wrong grid that read a few cells can win over a half-pitch
             # one whose coarser sibling is right
+            # (read.coarsen_lost) one that lost too, when its coarser grid would hold clearly
+            # more cells than the chosen reading: a too-coarse grid that read a few cells can
+            # outscore a half-pitch one whose cells contradict each other
+            lost = float(self.cfg["read"].get("coarsen_lost", 0.0))
             split = [a for a, _ in tried if len(a[3]) > box_tiles and not any(a is c for c in coarsened)
-                     and a[0] > best[0]]
+                     and (a[0] > best[0] or len(best[3]) < lost * len(a[3]) / 4)]
             if len(best[3]) > box_tiles and not any(best is c for c in coarsened):
                 source = best
             elif split and self.cfg["read"].get("coarsen_any", False):
