@@ -196,7 +196,8 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                    templates: list[Template], cfg: dict[str, Any], ccfg: dict[str, Any], lcfg: dict[str, Any],
                    profile: dict[str, Any] | None = None, green_top: np.ndarray | None = None,
                    background_lab: np.ndarray | None = None,
-                   hidden_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
+                   hidden_top: np.ndarray | None = None,
+                   shield_ignore_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
 
     ``ignore_top`` marks the pixels near figures, left out of every colour statistic of the
@@ -269,7 +270,11 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             post[hidden] = 0.25
             ll = _best_variant(post, occupied, n, MEs, w_pts, cfg) + edge_road_evidence(post, occupied, roads, cfg)
     ll = ll + unknown_offset(ll, cfg)
-    blue_share = shield_share(lab, ignore_top, rows, cols, protos, cfg)  # not hidden_top: see figures.mask
+    # the crest search leaves out ``shield_ignore_top`` (default ``ignore_top``; not hidden_top:
+    # see figures.mask); how much of a cell is hidden, for shield_sign, is still the wider box's
+    # share: a figure may stand on the crest
+    search_ignore = ignore_top if shield_ignore_top is None else shield_ignore_top
+    blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg)
     shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):

@@ -27,7 +27,7 @@ from .compare import same_rotation
 from .config import load_config
 from .decode import decode
 from .errors import BoardNotFoundError
-from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset
+from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset, shield_search_mask
 from .load import load_image
 from .locate import Grid, coarser_grid, locate_candidates, same_grid, tile_mask
 from .refine import refine_grid
@@ -272,6 +272,9 @@ class BoardReader:
         tc_top = warp_board(tilecol.astype(np.uint8), grid, patch) > 0
         ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
         hid_top = warp_board(hidden.astype(np.uint8), grid, patch) > 0 if hidden is not None else None
+        box_colours = ccfg.get("shield_box_colours")  # None: the box around every figure
+        sh_top = None if box_colours is None else warp_board(
+            shield_search_mask(work.shape[:2], blobs, fcfg, set(box_colours)).astype(np.uint8), grid, patch) > 0
         green = tile_mask(work, lcfg)[0]
         g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
         bg = table_samples(work, grid, patch, ccfg)
@@ -280,7 +283,7 @@ class BoardReader:
             outside = to_lab(work)[~region]
             bg = np.median(outside, axis=0) if len(outside) > 100 else None
         evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
-                                     lcfg, self.profile, g_top, bg, hid_top)
+                                     lcfg, self.profile, g_top, bg, hid_top, sh_top)
         if not evidence:
             raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
                                      "in even light")

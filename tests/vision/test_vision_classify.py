@@ -336,3 +336,20 @@ def test_corner_city_reaches_the_far_corners_but_not_the_middle() -> None:
     assert corner[n // 2, n // 2] == FIELD and corner[n - 1, n - 1] == FIELD
     k = int(0.35 * n)
     assert corner[k, k] == CITY and caps[k, k] == FIELD
+
+
+def test_a_crest_beside_a_red_figure_stays_searchable_but_not_beside_a_blue_one() -> None:
+    """The coat-of-arms search leaves out the wide box only around blue figures (their shading
+    passes for a crest); around a red knight only its outline, so a crest printed beside it is
+    seen (tuning photos 7000-7029: shield variants mistaken 17 -> 15 scans, 14 -> 9 procedural)."""
+    from vision.figures import Blob, shield_search_mask
+    hull = ((40, 40), (60, 40), (60, 80), (40, 80))
+    red = Blob("red", (40, 40, 20, 40), (50.0, 80.0), 0.05, False, 0.9, {}, hull)
+    blue = Blob("blue", (40, 40, 20, 40), (50.0, 80.0), 0.05, False, 0.9, {}, hull)
+    cfg = load_config()["figures"]
+    beside = (42, 35)  # (y, x): left of the figure, inside its padded box, outside its padded outline
+    red_mask = shield_search_mask((120, 120), [red], cfg, {"blue"})
+    blue_mask = shield_search_mask((120, 120), [blue], cfg, {"blue"})
+    assert red_mask[60, 50] and blue_mask[60, 50]  # the figure itself is hidden either way
+    assert not red_mask[beside] and blue_mask[beside]
+    assert blue_mask.sum() > red_mask.sum()
