@@ -12,9 +12,11 @@ in the image. Three cues keep printed tile art out:
 
 Standing or lying: the grid homography gives the camera (focal length from the orthogonality of
 the table axes, principal point at the image centre), hence the image direction of the world
-vertical at every point and how many pixels a figure's height spans there. A standing figure
-extends along that "projected vertical" about its height; a lying one only about its thickness,
-and spreads flat on the table instead. The foot of a standing figure is its lowest point along
+vertical at every point and how many pixels a figure's height spans there. Seen from well above
+(its height spans little), a lying figure shows its whole outline, arms and legs apart, and a
+standing one its compact top; from lower down a figure is taken as standing and the segment under
+its foot tells a farmer (its extents along and across the "projected vertical" are kept as
+features for overlays and tuning). The foot of a standing figure is its lowest point along
 the projected vertical (corrected for the base's half depth); the foot of a lying one is the
 centre of its footprint, i.e. of its blob mapped onto the table.
 """
@@ -396,18 +398,12 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     hull = cv2.convexHull(pts.astype(np.float32))
     solidity = len(pts) / max(float(cv2.contourArea(hull)), 1.0)
     vert = hpx / max(ppu * fig_h, 1e-9)
-    if vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0)):
-        # seen from well above, a standing figure shows its compact top; a lying one its whole
-        # outline, arms and legs apart (the convex hull has room to spare)
-        lying = True
-    elif not cfg["shape_lying"]:
-        # measured on the synthetic benchmark, the extent cues are weaker than the printed
-        # segment under the foot; the slot mapping then decides farmer or not from the tile alone
-        lying = False
-    elif hpx >= float(cfg["min_vertical_frac"]) * ppu * fig_h:
-        lying = rise < float(cfg["lying_rise"])
-    else:  # seen from straight above: a lying figure's outline is square, a standing one narrow
-        lying = min(e_up, e_x) / max(max(e_up, e_x), 1.0) >= float(cfg["lying_square"])
+    # seen from well above, a standing figure shows its compact top; a lying one its whole
+    # outline, arms and legs apart (the convex hull has room to spare). Otherwise the figure is
+    # taken as standing and the segment under its foot decides farmer or not: measured on the
+    # synthetic benchmark, the extent cues (its rise along the vertical, a square outline; kept
+    # in the features for overlays and tuning) were weaker than that
+    lying = vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0))
     if lying:
         # centre of the footprint on the table, lifted by half the thickness
         fb = grid.to_board(pts).mean(axis=0)
