@@ -307,6 +307,9 @@ class BoardReader:
             many = keep is not None and len(set(unary) - keep) > int(ccfg.get("edge_prior_max_new", 4))
             for c in (set() if many else edgeless_cells(gray, grid, set(unary), ccfg, keep)):
                 del unary[c], best_ll[c]
+        rcfg = self.cfg["read"]
+        for c in detached_cells(set(unary), int(rcfg.get("detached_max_cells", 0)), int(rcfg.get("detached_reach", 2))):
+            del unary[c], best_ll[c]
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])
@@ -533,6 +536,36 @@ def unrecognised_islands(best_ll: dict[tuple[int, int], float], limit: float) ->
         return set()
     reached = joined(known, best_ll)
     return set(best_ll) - reached
+
+
+def detached_cells(cells: set[tuple[int, int]], max_cells: int, reach: int) -> set[tuple[int, int]]:
+    """The cells of every small group (at most ``max_cells`` edge-touching cells) lying more than
+    ``reach`` steps (rows plus columns) from the largest group.
+
+    Tiles are laid touching the board, so a lone "tile" well apart from the layout is something
+    else printed in tile colours that the grid happened to cover: the score board's track, the
+    box lid, a tile waiting beside the board. A group within ``reach`` (``reach`` - 1 tiles the
+    grid missed would join it to the layout) stays, and so does everything when the largest group is no bigger than the
+    small ones (``max_cells`` 0: off)."""
+    if max_cells <= 0 or not cells:
+        return set()
+    groups: list[set[tuple[int, int]]] = []
+    left = set(cells)
+    while left:
+        group = joined({left.pop()}, cells)
+        left -= group
+        groups.append(group)
+    main = max(groups, key=len)
+    if len(main) <= max_cells:
+        return set()
+    out: set[tuple[int, int]] = set()
+    for g in groups:
+        if g is main or len(g) > max_cells:
+            continue
+        gap = min(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in g for b in main)
+        if gap > reach:
+            out |= g
+    return out
 
 
 def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any]) -> bool:
