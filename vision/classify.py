@@ -135,7 +135,7 @@ def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore
 
 
 def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,
-                 cfg: dict[str, Any]) -> np.ndarray:
+                 cfg: dict[str, Any], attached_top: np.ndarray | None = None) -> np.ndarray:
     """Shield evidence of each cell (rows, cols): the blue of its largest small, compact blob.
 
     A pixel is shield blue when its Lab b lies ``shield_b_drop`` below the photo's road colour
@@ -146,7 +146,10 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     along many cells) and figures are not taken for one, while a crest printed in a tile's very
     corner still counts (a fixed margin along the border would cut it off). A blob counts for
     the cell holding its centre, with its blueness beyond the threshold summed over its pixels,
-    per tile area; the reader compares the result with ``shield_min_frac``."""
+    per tile area; the reader compares the result with ``shield_min_frac``. A blob touching
+    ``attached_top`` (the boxes of the blue figures) and darker than ``shield_attached_max_l``
+    times the road's lightness is the part of such a figure its box left out (a tall meeple's
+    shaded foot below it), not a crest."""
     patch = lab.shape[0] // rows
     drop = float(cfg["shield_b_drop"])
     db = float(protos[2, 2]) - lab[..., 2]
@@ -162,6 +165,14 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     small = (stats[:, cv2.CC_STAT_AREA] <= max_area) & (
         np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= max_side)
     small[0] = False  # the background
+    if attached_top is not None and attached_top.any():
+        near = cv2.dilate(attached_top.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        # dark ones only: a figure's shaded side is far darker than the road, a crest printed
+        # mid-blue is not (and may be printed right beside a blue figure)
+        dark = np.bincount(labels.ravel(), weights=lab[..., 0].ravel(), minlength=n) < \
+            float(cfg["shield_attached_max_l"]) * float(protos[2, 0]) * np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        touching = np.unique(labels[near])
+        small[touching[dark[touching]]] = False
     i = (centres[:, 0] // patch).astype(int)
     j = (centres[:, 1] // patch).astype(int)
     small &= (i >= 0) & (i < cols) & (j >= 0) & (j < rows)
@@ -197,7 +208,8 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                    profile: dict[str, Any] | None = None, green_top: np.ndarray | None = None,
                    background_lab: np.ndarray | None = None,
                    hidden_top: np.ndarray | None = None,
-                   shield_ignore_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
+                   shield_ignore_top: np.ndarray | None = None,
+                   shield_attached_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
 
     ``ignore_top`` marks the pixels near figures, left out of every colour statistic of the
@@ -274,7 +286,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     # see figures.mask); how much of a cell is hidden, for shield_sign, is still the wider box's
     # share: a figure may stand on the crest
     search_ignore = ignore_top if shield_ignore_top is None else shield_ignore_top
-    blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg)
+    blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg, shield_attached_top)
     shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):

@@ -275,6 +275,10 @@ class BoardReader:
         box_colours = ccfg.get("shield_box_colours")  # None: the box around every figure
         sh_top = None if box_colours is None else warp_board(
             shield_search_mask(work.shape[:2], blobs, fcfg, set(box_colours)).astype(np.uint8), grid, patch) > 0
+        # a blue blob touching a blue figure's box is that figure's (its shaded foot), not a crest
+        attached = [b for b in blobs if b.colour in (box_colours or ())] if ccfg.get("shield_drop_attached") else []
+        at_top = warp_board(figures_mask(work.shape[:2], attached, {**fcfg, "mask": "box"}).astype(np.uint8),
+                            grid, patch) > 0 if attached else None
         green = tile_mask(work, lcfg)[0]
         g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
         bg = table_samples(work, grid, patch, ccfg)
@@ -283,7 +287,7 @@ class BoardReader:
             outside = to_lab(work)[~region]
             bg = np.median(outside, axis=0) if len(outside) > 100 else None
         evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
-                                     lcfg, self.profile, g_top, bg, hid_top, sh_top)
+                                     lcfg, self.profile, g_top, bg, hid_top, sh_top, at_top)
         if not evidence:
             raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
                                      "in even light")

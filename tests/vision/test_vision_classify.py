@@ -54,6 +54,30 @@ def test_shield_share_counts_a_crest_in_the_corner_but_not_a_figure_sized_blob()
     assert share[0, 1] == 0.0
 
 
+def test_a_dark_blue_blob_against_a_blue_figures_box_is_the_figure_not_a_crest() -> None:
+    """Real photo (white table, five players): a blue meeple's shaded foot stuck out below its
+    box and passed for a crest (share 0.26 on a G). A blob touching a blue figure's box that is
+    near black is the figure's; a crest printed mid-blue right beside a blue figure still counts
+    (outdoor photo: a Q's crest beside a blue meeple), and so does a dark one apart from it."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 3 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    attached = np.zeros(lab.shape[:2], bool)
+    attached[10:24, 10:24] = True  # cell 0: a blue figure's box, its dark foot just below
+    lab[24:30, 12:20] = (30, 130, 110)
+    attached[10:24, patch + 10: patch + 24] = True  # cell 1: a crest printed beside the box
+    lab[24:30, patch + 12: patch + 20] = (135, 130, 100)
+    lab[24:30, 2 * patch + 12: 2 * patch + 20] = (30, 130, 110)  # cell 2: dark blue, no figure near
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    ignore = attached.copy()
+    share = shield_share(lab, ignore, 1, 3, protos, cfg, attached)
+    assert share[0, 0] == 0.0
+    assert share[0, 1] >= float(cfg["shield_min_frac"])
+    assert share[0, 2] >= float(cfg["shield_min_frac"])
+    assert shield_share(lab, ignore, 1, 3, protos, cfg)[0, 0] >= float(cfg["shield_min_frac"])  # without
+
+
 def test_bare_table_cells_drops_grey_cells_that_fit_badly() -> None:
     """Grey cells (frosted glass) that fit the templates worse than the photo's tiles are bare
     table; a tile-coloured cell that fits badly (a tile of another game) is kept."""
