@@ -1240,7 +1240,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     played before are revised from all the photos since each turn (:func:`_revise_followers`):
     a follower missed or misplaced on the photo of its turn is found from the photos after, and
     one still seen after its feature was completed is taken as a farmer
-    (:func:`_farmers_left_standing`).
+    (:func:`_farmers_left_standing`), one that left when a feature of its tile was completed
+    stood on that feature (:func:`_gone_with_their_feature`).
     ``snapped`` (optional; ``vision.reader.ReadDetail.snapped``): the photo's followers (cell,
     player, slot in ``new``'s frame) whose segment the reader took beside their foot rather than
     under it; they weigh :data:`SNAPPED_VOTE` in that revision.
@@ -1391,7 +1392,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
-        for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _revise_owners):
+        for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _gone_with_their_feature,
+                       _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
@@ -1882,6 +1884,74 @@ def _farmers_left_standing(record: GameRecord, seen: FiguresSeen,
                             f"it is taken as a farmer (on {slot})")
             fixed, game = tried
             break
+    return _kept(fixed, game)
+
+
+def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
+                             warnings: list[str]) -> tuple[GameRecord, Game] | None:
+    """The record with followers put back on turns whose photos showed one that then left
+    exactly when a feature of its tile was completed, or None.
+
+    The dual of :func:`_farmers_left_standing`: a follower never leaves its tile but when its
+    feature is completed. So when a turn has no follower, yet at least
+    :data:`FIGURE_MIN_SIGHTINGS` photos (in at least half of those showing the tile up to the
+    last of them) showed one of its player's there, and at least as many photos since show
+    none, it stood on the feature whose completion took it off: the one of the tile's roads,
+    cities and monasteries that, given the follower, the record completes on the turn of the
+    first photo without it (the photos in between, if any, not showing the tile). A knight read
+    on the field beside its city on the photo of its turn, and at another place on the next, is
+    found this way. Where several features fit, the one the sightings name most is taken, none
+    on a tie; the record must replay (the player had a follower left, the feature was free)."""
+    if record.game == "castle":
+        return None
+    fixed: GameRecord | None = None
+    game: Game | None = None
+    for i, t in enumerate(record.turns):
+        if t.discarded or t.tile is None or t.at is None or t.meeple is not None or t.take_back is not None \
+                or not t.tile.segments:
+            continue
+        photos = seen.get(t.at, ())
+        mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
+        if len(mine) < FIGURE_MIN_SIGHTINGS:
+            continue
+        last = mine[-1]
+        shown = [p for p in photos[: last + 1] if p is not None]
+        after = [p for p in photos[last + 1:] if p is not None]
+        if 2 * len(mine) < len(shown) or len(after) < FIGURE_MIN_SIGHTINGS or any(after):
+            continue
+        votes: Counter[int] = Counter()
+        for k in mine:
+            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[k] or ()
+                     if player == t.player}
+            votes.update(x for x in named if x is not None)
+        fits: list[tuple[float, int, tuple[GameRecord, Game]]] = []
+        for k, sg in enumerate(t.tile.segments):
+            if sg.kind is Kind.FIELD:
+                continue
+            tried = _with_turn(fixed or record, i, meeple=rotate_slot(sg.slots[0], t.rot))
+            if tried is None:
+                continue
+            try:
+                j = _left_the_board(tried[0]).get(i)
+            except CarcamError:
+                continue
+            done = tried[0].turns[j].at if j is not None else None
+            if done is None or not seen.get(done):
+                continue
+            first_gone = len(photos) - len(seen[done])  # the photo that showed turn j's tile
+            if first_gone <= last or any(p is not None for p in photos[last + 1:first_gone]):
+                continue
+            fits.append((votes.get(k, 0), k, tried))
+        if not fits:
+            continue
+        fits.sort(key=lambda f: -f[0])
+        if len(fits) > 1 and fits[0][0] == fits[1][0]:
+            continue
+        _, k, (trial, g) = fits[0]
+        kind = t.tile.segments[k].kind.value
+        warnings.append(f"{t.player}'s turn at {list(t.at)}: {len(mine)} photos showed its follower, none of the "
+                        f"{len(after)} since its {kind} was completed; the turn is taken with it on the {kind}")
+        fixed, game = trial, g
     return _kept(fixed, game)
 
 

@@ -743,3 +743,59 @@ def test_a_thief_not_seen_after_its_road_was_completed_stays_a_thief() -> None:
     n_before = j - i
     seen[t.at] = tuple(((t.player, t.meeple),) for _ in range(n_before)) + seen[t.at][n_before:]
     assert _farmers_left_standing(record, seen, []) is None
+
+
+def _a_follower_missed(gap: int) -> tuple[object, object, int, int, dict]:
+    """A random game whose turn ``i`` follower (on a road or city) leaves at turn ``j``, with that
+    follower taken out of the record, and the photos of one per turn: they show the follower on
+    its tile from turn ``i`` up to ``gap`` photos before turn ``j`` (the first on a field slot of
+    the tile, a misread), none after. Returns (record as followed, true record, i, j, seen)."""
+    from scorer import random_game
+    from scorer.catalog import Kind
+    from scorer.follow import _left_the_board, _with_turn
+
+    for seed in range(300):
+        full = random_game(seed, PLAYERS, turns=20)
+        for i, j in sorted(_left_the_board(full).items()):
+            truth = replace(full, turns=full.turns[: j + 3])
+            t = truth.turns[i]
+            seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
+            fields = [s for s in t.tile.segments if s.kind is Kind.FIELD]
+            if j - i < 2 + gap or len(truth.turns) != j + 3 or seg.kind is Kind.FIELD or not fields:
+                continue
+            missed = _with_turn(truth, i, meeple=None)
+            if missed is None:
+                continue
+            seen = _seen_since(truth, {})
+            wrong = rotate_slot(fields[0].slots[0], t.rot)
+            shown = j - i - gap
+            seen[t.at] = (((t.player, wrong),),) + tuple(((t.player, t.meeple),) for _ in range(shown - 1)) \
+                + seen[t.at][shown:]
+            return missed[0], truth, i, j, seen
+    raise AssertionError("no game with a follower sent home two turns or more after its own")
+
+
+def test_a_follower_that_left_when_its_feature_was_completed_stood_on_that_feature() -> None:
+    """A knight read on the field beside its city on the photo of its turn was not placed (or
+    taken out again); the photos after it show it on the tile until the turn that completed the
+    city, none since: it stood on the city, and the city's points are its player's."""
+    from scorer.follow import _gone_with_their_feature
+
+    record, truth, i, j, seen = _a_follower_missed(0)
+    warnings: list[str] = []
+    revised = _gone_with_their_feature(record, seen, warnings)
+    assert revised is not None
+    fixed, _ = revised
+    t, u = truth.turns[i], fixed.turns[i]
+    assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
+    assert replay(fixed)[1].final == replay(truth)[1].final != replay(record)[1].final
+    assert any("since its" in w for w in warnings)
+
+
+def test_a_follower_gone_before_any_feature_of_its_tile_was_completed_is_not_put_back() -> None:
+    """The photos stop showing the figure a turn before the completion: it did not leave with the
+    feature (a figure misread on a few photos), so the record stays as it is."""
+    from scorer.follow import _gone_with_their_feature
+
+    record, _, _, _, seen = _a_follower_missed(1)
+    assert _gone_with_their_feature(record, seen, []) is None
