@@ -1887,13 +1887,31 @@ def _farmers_left_standing(record: GameRecord, seen: FiguresSeen,
     return _kept(fixed, game)
 
 
+def _leaves_when_unseen(record: GameRecord, i: int, seen: FiguresSeen, last: int,
+                        left: Mapping[int, int] | None = None) -> bool:
+    """Whether turn ``i``'s follower leaves the board in ``record`` on the turn of the first
+    photo of its tile after photo ``last`` (the photos in between not showing the tile).
+    ``left``: :func:`_left_the_board` of ``record`` when already known."""
+    try:
+        j = (_left_the_board(record) if left is None else left).get(i)
+    except CarcamError:
+        return False
+    done = record.turns[j].at if j is not None else None
+    if done is None or not seen.get(done):
+        return False
+    photos = seen.get(record.turns[i].at, ())  # type: ignore[arg-type]
+    first_gone = len(photos) - len(seen[done])  # the photo that showed turn j's tile
+    return first_gone > last and all(p is None for p in photos[last + 1:first_gone])
+
+
 def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
                              warnings: list[str]) -> tuple[GameRecord, Game] | None:
     """The record with followers put back on turns whose photos showed one that then left
     exactly when a feature of its tile was completed, or None.
 
     The dual of :func:`_farmers_left_standing`: a follower never leaves its tile but when its
-    feature is completed. So when a turn has no follower, yet at least
+    feature is completed. So when a turn has no follower (or one that the record does not take
+    off then: a thief read on the monastery its road leads to), yet at least
     :data:`FIGURE_MIN_SIGHTINGS` photos (in at least half of those showing the tile up to the
     last of them) showed one of its player's there, and at least as many photos since show
     none, it stood on the feature whose completion took it off: the one of the tile's roads,
@@ -1906,9 +1924,9 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
         return None
     fixed: GameRecord | None = None
     game: Game | None = None
+    left_now: Mapping[int, int] | None = None
     for i, t in enumerate(record.turns):
-        if t.discarded or t.tile is None or t.at is None or t.meeple is not None or t.take_back is not None \
-                or not t.tile.segments:
+        if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
             continue
         photos = seen.get(t.at, ())
         mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
@@ -1919,6 +1937,15 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
         after = [p for p in photos[last + 1:] if p is not None]
         if 2 * len(mine) < len(shown) or len(after) < FIGURE_MIN_SIGHTINGS or any(after):
             continue
+        current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
+        if current is not None:
+            if left_now is None:  # the record as it stands, replayed once per revision
+                try:
+                    left_now = _left_the_board(fixed or record)
+                except CarcamError:
+                    return _kept(fixed, game)
+            if _leaves_when_unseen(fixed or record, i, seen, last, left_now):
+                continue
         votes: Counter[int] = Counter()
         for k in mine:
             named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[k] or ()
@@ -1926,28 +1953,18 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
             votes.update(x for x in named if x is not None)
         fits: list[tuple[float, int, tuple[GameRecord, Game]]] = []
         for k, sg in enumerate(t.tile.segments):
-            if sg.kind is Kind.FIELD:
+            if sg.kind is Kind.FIELD or k == current:
                 continue
             tried = _with_turn(fixed or record, i, meeple=rotate_slot(sg.slots[0], t.rot))
-            if tried is None:
-                continue
-            try:
-                j = _left_the_board(tried[0]).get(i)
-            except CarcamError:
-                continue
-            done = tried[0].turns[j].at if j is not None else None
-            if done is None or not seen.get(done):
-                continue
-            first_gone = len(photos) - len(seen[done])  # the photo that showed turn j's tile
-            if first_gone <= last or any(p is not None for p in photos[last + 1:first_gone]):
-                continue
-            fits.append((votes.get(k, 0), k, tried))
+            if tried is not None and _leaves_when_unseen(tried[0], i, seen, last):
+                fits.append((votes.get(k, 0), k, tried))
         if not fits:
             continue
         fits.sort(key=lambda f: -f[0])
         if len(fits) > 1 and fits[0][0] == fits[1][0]:
             continue
         _, k, (trial, g) = fits[0]
+        left_now = None
         kind = t.tile.segments[k].kind.value
         warnings.append(f"{t.player}'s turn at {list(t.at)}: {len(mine)} photos showed its follower, none of the "
                         f"{len(after)} since its {kind} was completed; the turn is taken with it on the {kind}")

@@ -745,9 +745,9 @@ def test_a_thief_not_seen_after_its_road_was_completed_stays_a_thief() -> None:
     assert _farmers_left_standing(record, seen, []) is None
 
 
-def _a_follower_missed(gap: int) -> tuple[object, object, int, int, dict]:
+def _a_follower_missed(gap: int, moved: bool = False) -> tuple[object, object, int, int, dict]:
     """A random game whose turn ``i`` follower (on a road or city) leaves at turn ``j``, with that
-    follower taken out of the record, and the photos of one per turn: they show the follower on
+    follower taken out of the record (``moved``: put on another feature of its tile), and the photos of one per turn: they show the follower on
     its tile from turn ``i`` up to ``gap`` photos before turn ``j`` (the first on a field slot of
     the tile, a misread), none after. Returns (record as followed, true record, i, j, seen)."""
     from scorer import random_game
@@ -764,6 +764,10 @@ def _a_follower_missed(gap: int) -> tuple[object, object, int, int, dict]:
             if j - i < 2 + gap or len(truth.turns) != j + 3 or seg.kind is Kind.FIELD or not fields:
                 continue
             missed = _with_turn(truth, i, meeple=None)
+            if moved:  # on another road, city or monastery of the tile, one not completed then
+                others = [s for s in t.tile.segments if s.kind is not Kind.FIELD and s is not seg]
+                tries = [_with_turn(truth, i, meeple=rotate_slot(s.slots[0], t.rot)) for s in others]
+                missed = next((m for m in tries if m is not None and _left_the_board(m[0]).get(i) != j), None)
             if missed is None:
                 continue
             seen = _seen_since(truth, {})
@@ -799,3 +803,16 @@ def test_a_follower_gone_before_any_feature_of_its_tile_was_completed_is_not_put
 
     record, _, _, _, seen = _a_follower_missed(1)
     assert _gone_with_their_feature(record, seen, []) is None
+
+
+def test_a_follower_recorded_on_a_feature_it_did_not_leave_with_moves_to_the_one_it_did() -> None:
+    """A thief read on the monastery its road leads to (or a knight on the road beside its
+    city): the photos stop showing it exactly when the other feature is completed, while the
+    record keeps it standing (or takes it off at another turn): it moves to that feature."""
+    from scorer.follow import _gone_with_their_feature
+
+    record, truth, i, _, seen = _a_follower_missed(0, moved=True)
+    revised = _gone_with_their_feature(record, seen, [])
+    assert revised is not None
+    t, u = truth.turns[i], revised[0].turns[i]
+    assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
