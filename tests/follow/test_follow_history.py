@@ -672,25 +672,32 @@ def test_tiles_a_photo_of_the_table_added_are_taken_out_by_the_photo_after() -> 
     assert any("their turns are taken out" in w for w in res.warnings)
 
 
+def _sent_home(seeds: int):  # type: ignore[no-untyped-def]
+    """(record, i, j) for every follower of random base games 0..``seeds``-1 (20 turns) that a
+    later turn ``j`` sends home, the record cut three turns after ``j``."""
+    from scorer import random_game
+    from scorer.follow import _left_the_board
+
+    for seed in range(seeds):
+        full = random_game(seed, PLAYERS, turns=20)
+        for i, j in sorted(_left_the_board(full).items()):
+            yield replace(full, turns=full.turns[: j + 3]), i, j
+
+
 def _a_thief_sent_home() -> tuple[object, int, int]:
     """A random base game in which a follower on a road beside a field is sent home by a later
     turn's completion: (record, its turn, the completing turn)."""
-    from scorer import random_game
     from scorer.catalog import Kind
-    from scorer.follow import _left_the_board
 
-    for seed in range(200):
-        full = random_game(seed, PLAYERS, turns=20)
-        for i, j in sorted(_left_the_board(full).items()):
-            # the game up to a few photos after the completion (a farmer kept on the board must
-            # not leave its player short of followers later)
-            record = replace(full, turns=full.turns[: j + 3])
-            t = record.turns[i]
-            seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
-            if j > i and len(record.turns) == j + 3 and seg.kind is Kind.ROAD \
-                    and any(s.kind is Kind.FIELD for s in t.tile.segments) \
-                    and sum(1 for u in record.turns if u.player == t.player and u.meeple) < 6:
-                return record, i, j
+    # the game up to a few photos after the completion (a farmer kept on the board must not
+    # leave its player short of followers later)
+    for record, i, j in _sent_home(200):
+        t = record.turns[i]
+        seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
+        if j > i and len(record.turns) == j + 3 and seg.kind is Kind.ROAD \
+                and any(s.kind is Kind.FIELD for s in t.tile.segments) \
+                and sum(1 for u in record.turns if u.player == t.player and u.meeple) < 6:
+            return record, i, j
     raise AssertionError("no game with a thief sent home by a later turn")
 
 
@@ -747,35 +754,32 @@ def test_a_thief_not_seen_after_its_road_was_completed_stays_a_thief() -> None:
 
 def _a_follower_missed(gap: int, moved: bool = False) -> tuple[object, object, int, int, dict]:
     """A random game whose turn ``i`` follower (on a road or city) leaves at turn ``j``, with that
-    follower taken out of the record (``moved``: put on another feature of its tile), and the photos of one per turn: they show the follower on
-    its tile from turn ``i`` up to ``gap`` photos before turn ``j`` (the first on a field slot of
-    the tile, a misread), none after. Returns (record as followed, true record, i, j, seen)."""
-    from scorer import random_game
+    follower taken out of the record (``moved``: put on another feature of its tile), and the
+    photos of one per turn: they show the follower on its tile from turn ``i`` up to ``gap``
+    photos before turn ``j`` (the first on a field slot of the tile, a misread), none after.
+    Returns (record as followed, true record, i, j, seen)."""
     from scorer.catalog import Kind
     from scorer.follow import _left_the_board, _with_turn
 
-    for seed in range(300):
-        full = random_game(seed, PLAYERS, turns=20)
-        for i, j in sorted(_left_the_board(full).items()):
-            truth = replace(full, turns=full.turns[: j + 3])
-            t = truth.turns[i]
-            seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
-            fields = [s for s in t.tile.segments if s.kind is Kind.FIELD]
-            if j - i < 2 + gap or len(truth.turns) != j + 3 or seg.kind is Kind.FIELD or not fields:
-                continue
-            missed = _with_turn(truth, i, meeple=None)
-            if moved:  # on another road, city or monastery of the tile, one not completed then
-                others = [s for s in t.tile.segments if s.kind is not Kind.FIELD and s is not seg]
-                tries = [_with_turn(truth, i, meeple=rotate_slot(s.slots[0], t.rot)) for s in others]
-                missed = next((m for m in tries if m is not None and _left_the_board(m[0]).get(i) != j), None)
-            if missed is None:
-                continue
-            seen = _seen_since(truth, {})
-            wrong = rotate_slot(fields[0].slots[0], t.rot)
-            shown = j - i - gap
-            seen[t.at] = (((t.player, wrong),),) + tuple(((t.player, t.meeple),) for _ in range(shown - 1)) \
-                + seen[t.at][shown:]
-            return missed[0], truth, i, j, seen
+    for truth, i, j in _sent_home(300):
+        t = truth.turns[i]
+        seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
+        fields = [s for s in t.tile.segments if s.kind is Kind.FIELD]
+        if j - i < 2 + gap or len(truth.turns) != j + 3 or seg.kind is Kind.FIELD or not fields:
+            continue
+        missed = _with_turn(truth, i, meeple=None)
+        if moved:  # on another road, city or monastery of the tile, one not completed then
+            others = [s for s in t.tile.segments if s.kind is not Kind.FIELD and s is not seg]
+            tries = [_with_turn(truth, i, meeple=rotate_slot(s.slots[0], t.rot)) for s in others]
+            missed = next((m for m in tries if m is not None and _left_the_board(m[0]).get(i) != j), None)
+        if missed is None:
+            continue
+        seen = _seen_since(truth, {})
+        wrong = rotate_slot(fields[0].slots[0], t.rot)
+        shown = j - i - gap
+        seen[t.at] = (((t.player, wrong),),) + tuple(((t.player, t.meeple),) for _ in range(shown - 1)) \
+            + seen[t.at][shown:]
+        return missed[0], truth, i, j, seen
     raise AssertionError("no game with a follower sent home two turns or more after its own")
 
 
