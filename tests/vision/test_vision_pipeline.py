@@ -292,8 +292,8 @@ def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     assert scans is not None
     params = synth.preset("default").with_art("scans", str(scans.folder))
     photo = synth.generate(7018, params, seed=7018, tiles=40)
-    # the colour model this was found with (since classify.em_prototype_mix 0.25 the board's
-    # own grid wins outright on this photo)
+    # the colour model this was found with (with classify.em_prototype_mix 0.25, tried, the
+    # board's own grid wins outright on this photo)
     colours = {"classify": {"em_prototype_mix": 0.5}}
     m = compare(BoardReader(colours).read(photo.jpeg).state, photo.reading.state)
     assert m.tiles_exact >= 0.9 * m.tiles_truth
