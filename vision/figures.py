@@ -454,13 +454,15 @@ def figures_mask(shape: tuple[int, int], blobs: list[Blob], cfg: dict[str, Any] 
 
 
 def shield_search_mask(shape: tuple[int, int], blobs: list[Blob], cfg: dict[str, Any],
-                       box_colours: set[str] | frozenset[str]) -> np.ndarray:
+                       box_colours: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
     """Pixels the coat-of-arms search leaves out: the wider box (``mask_pad``) around figures of
     ``box_colours`` (a blue figure's shaded side passes for a blue crest), the outline
-    (``hull_pad``) around the others, so a crest printed beside a red knight is still seen."""
-    boxed = [b for b in blobs if b.colour in box_colours]
-    out = figures_mask(shape, boxed, {**cfg, "mask": "box"})
-    return out | figures_mask(shape, [b for b in blobs if b.colour not in box_colours], {**cfg, "mask": "hull"})
+    (``hull_pad``) around the others, so a crest printed beside a red knight is still seen; and
+    those boxes alone (a dark blue blob touching one is that figure's, see
+    :func:`vision.classify.shield_share`)."""
+    boxes = figures_mask(shape, [b for b in blobs if b.colour in box_colours], {**cfg, "mask": "box"})
+    others = figures_mask(shape, [b for b in blobs if b.colour not in box_colours], {**cfg, "mask": "hull"})
+    return boxes | others, boxes
 
 
 def segment_offset(segments: np.ndarray, i: int, fu: float, fv: float) -> tuple[float, float]:

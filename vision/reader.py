@@ -273,12 +273,13 @@ class BoardReader:
         ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
         hid_top = warp_board(hidden.astype(np.uint8), grid, patch) > 0 if hidden is not None else None
         box_colours = ccfg.get("shield_box_colours")  # None: the box around every figure
-        sh_top = None if box_colours is None else warp_board(
-            shield_search_mask(work.shape[:2], blobs, fcfg, set(box_colours)).astype(np.uint8), grid, patch) > 0
-        # a blue blob touching a blue figure's box is that figure's (its shaded foot), not a crest
-        attached = [b for b in blobs if b.colour in (box_colours or ())] if ccfg.get("shield_drop_attached") else []
-        at_top = warp_board(figures_mask(work.shape[:2], attached, {**fcfg, "mask": "box"}).astype(np.uint8),
-                            grid, patch) > 0 if attached else None
+        sh_top = at_top = None
+        if box_colours is not None:
+            search, boxes = shield_search_mask(work.shape[:2], blobs, fcfg, set(box_colours))
+            sh_top = warp_board(search.astype(np.uint8), grid, patch) > 0
+            if ccfg.get("shield_drop_attached") and boxes.any():
+                # a dark blue blob touching a blue figure's box is that figure's shaded foot
+                at_top = warp_board(boxes.astype(np.uint8), grid, patch) > 0
         green = tile_mask(work, lcfg)[0]
         g_top = warp_board(green.astype(np.uint8), grid, patch) > 0
         bg = table_samples(work, grid, patch, ccfg)
@@ -549,8 +550,8 @@ def detached_cells(cells: set[tuple[int, int]], max_cells: int, reach: int) -> s
     Tiles are laid touching the board, so a lone "tile" well apart from the layout is something
     else printed in tile colours that the grid happened to cover: the score board's track, the
     box lid, a tile waiting beside the board. A group within ``reach`` (``reach`` - 1 tiles the
-    grid missed would join it to the layout) stays, and so does everything when the largest group is no bigger than the
-    small ones (``max_cells`` 0: off)."""
+    grid missed would join it to the layout) stays, and so does everything when the largest
+    group is no bigger than the small ones (``max_cells`` 0: off)."""
     if max_cells <= 0 or not cells:
         return set()
     groups: list[set[tuple[int, int]]] = []

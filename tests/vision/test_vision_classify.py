@@ -372,8 +372,8 @@ def test_a_crest_beside_a_red_figure_stays_searchable_but_not_beside_a_blue_one(
     blue = Blob("blue", (40, 40, 20, 40), (50.0, 80.0), 0.05, False, 0.9, {}, hull)
     cfg = load_config()["figures"]
     beside = (42, 35)  # (y, x): left of the figure, inside its padded box, outside its padded outline
-    red_mask = shield_search_mask((120, 120), [red], cfg, {"blue"})
-    blue_mask = shield_search_mask((120, 120), [blue], cfg, {"blue"})
+    red_mask = shield_search_mask((120, 120), [red], cfg, {"blue"})[0]
+    blue_mask = shield_search_mask((120, 120), [blue], cfg, {"blue"})[0]
     assert red_mask[60, 50] and blue_mask[60, 50]  # the figure itself is hidden either way
     assert not red_mask[beside] and blue_mask[beside]
     assert blue_mask.sum() > red_mask.sum()
