@@ -1808,6 +1808,12 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
 def _left_the_board(record: GameRecord) -> dict[int, int]:
     """For each turn whose follower left the board before the record's end (its feature was
     completed and scored), the index of the turn that took it off. The record must replay."""
+    return _replay_with_departures(record)[1]
+
+
+def _replay_with_departures(record: GameRecord) -> tuple[Game, dict[int, int]]:
+    """The game ``record`` replays to (base game) and :func:`_left_the_board` of it, from one
+    replay. Raises :class:`CarcamError` when the record does not replay."""
     game = Game.from_record(record)
     on_board: dict[int, tuple[str, Cell]] = {}
     out: dict[int, int] = {}
@@ -1819,7 +1825,7 @@ def _left_the_board(record: GameRecord) -> dict[int, int]:
         for i in [i for i, key in on_board.items() if key not in standing]:
             out[i] = j
             del on_board[i]
-    return out
+    return game, out
 
 
 def _ring_distance(a: str, b: str) -> int:
@@ -1955,9 +1961,15 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
         for k, sg in enumerate(t.tile.segments):
             if sg.kind is Kind.FIELD or k == current:
                 continue
-            tried = _with_turn(fixed or record, i, meeple=rotate_slot(sg.slots[0], t.rot))
-            if tried is not None and _leaves_when_unseen(tried[0], i, seen, last):
-                fits.append((votes.get(k, 0), k, tried))
+            turns = list((fixed or record).turns)
+            turns[i] = replace(turns[i], meeple=rotate_slot(sg.slots[0], t.rot))
+            trial = replace(fixed or record, turns=tuple(turns))
+            try:  # one replay: legal (the feature free, a follower left) and when it leaves
+                g, left = _replay_with_departures(trial)
+            except CarcamError:
+                continue
+            if _leaves_when_unseen(trial, i, seen, last, left):
+                fits.append((votes.get(k, 0), k, (trial, g)))
         if not fits:
             continue
         fits.sort(key=lambda f: -f[0])

@@ -464,13 +464,23 @@ def unknown_offset(ll: np.ndarray, cfg: dict[str, Any]) -> float:
     the tile: on an edition whose cities are brownish orange every city cell fits worse than
     on the edition the colours were set for. So a cell is unknown only when it also fits
     ``unknown_rel_drop`` worse than the photo's median cell, but always below
-    ``unknown_floor_loglik``. Adding the same constant to every log-likelihood changes no
+    ``unknown_floor_loglik``, and always ``unknown_top_drop`` below the ``unknown_top_quantile``
+    cell (0: off). Adding the same constant to every log-likelihood changes no
     ranking, decoding or confidence; only the unknown test moves."""
     if not len(ll):
         return 0.0
     limit = float(cfg["unknown_min_loglik"])
-    relative = float(np.median(ll.max(1))) - float(cfg["unknown_rel_drop"])
-    return limit - max(float(cfg["unknown_floor_loglik"]), min(limit, relative))
+    best = ll.max(1)
+    relative = float(np.median(best)) - float(cfg["unknown_rel_drop"])
+    bar = max(float(cfg["unknown_floor_loglik"]), min(limit, relative))
+    drop = float(cfg.get("unknown_top_drop", 0.0))
+    if drop > 0:
+        # a cell fitting far worse than the photo's best-fitting cells is not a tile either,
+        # whatever the median: a wrong grid spreading over the table can read as many table
+        # cells as tiles, dragging the median down with them
+        top = float(np.quantile(best, float(cfg.get("unknown_top_quantile", 0.9))))
+        bar = max(bar, min(limit, top - drop))
+    return limit - bar
 
 
 def point_weights(n: int, cfg: dict[str, Any]) -> np.ndarray:

@@ -151,6 +151,24 @@ def _segments(gray: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.n
     return segs.reshape(-1, 4).astype(np.float64)
 
 
+def _mask_segments(tilecol: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Straight edges of the tile-colour mask near the board (its outline against the table):
+    the mask closed over thin gaps (roads, seams) of ``outline_close_frac`` of the photo's longer
+    side, then the same line search as :func:`_segments` on its edges."""
+    h, w = tilecol.shape
+    side = max(h, w)
+    k = max(3, int(round(side * float(cfg.get("outline_close_frac", 0.008)))) | 1)
+    m = cv2.morphologyEx(tilecol.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    edges = cv2.Canny(m, 50, 150)
+    kk = max(3, int(side * 0.02))
+    edges[cv2.dilate(region.astype(np.uint8), np.ones((kk, kk), np.uint8)) == 0] = 0
+    segs = cv2.HoughLinesP(edges, 1, np.pi / 360, int(cfg["hough_threshold"]),
+                           minLineLength=max(10, int(side * cfg["hough_min_length_frac"])),
+                           maxLineGap=max(2, int(side * cfg["hough_max_gap_frac"])))
+    return np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
+
+
 def _angle_err(segs: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Angle (radians) between each segment and the line from its midpoint to point v (homog.)."""
     return _angle_errs(segs, np.asarray(v)[None])[0]
@@ -530,7 +548,14 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
         raise TooBlurredError("the photo is too blurred to read the tiles; hold the phone still and let "
                               "it focus on the board")
     segs = _segments(gray, region, cfg)
-    sides = _tile_sides(segs, tilecol, max(3.0, max(h, w) * 0.006))
+    offset = max(3.0, max(h, w) * 0.006)
+    if cfg.get("outline_from_mask", False):
+        # a field's green and a beige table can be equally bright: the outline is then a colour
+        # edge only, which the grey-level edges miss; the tile-colour mask's own edges find it
+        msegs = _mask_segments(tilecol, region, cfg)
+        msegs = msegs[_on_outline(_tile_sides(msegs, tilecol, offset))]
+        segs = np.concatenate([segs, msegs]) if len(msegs) else segs
+    sides = _tile_sides(segs, tilecol, offset)
     keep = _on_tiles(sides)
     segs = segs[keep]
     weight = 1.0 + float(cfg.get("outline_segment_weight", 0.0)) * _on_outline(sides[keep])

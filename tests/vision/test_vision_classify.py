@@ -170,6 +170,27 @@ def test_unknown_offset_follows_the_photos_own_fit() -> None:
     assert np.isclose(unknown_offset(awful, cfg), 1.25)  # threshold the floor -2.5
 
 
+def test_table_read_as_tiles_by_a_wrong_grid_is_unknown_however_many_cells_it_has() -> None:
+    """A wrong grid spread over a pale table read as many table cells as tiles (scans 7050):
+    every table cell all road colour, fitting about 2 worse than the tiles. They dragged the
+    median down, so the median test passed them; ``unknown_top_drop`` below the photo's
+    best-fitting cells makes them unknown (and, apart from the tiles, islands the reader drops),
+    while on an ordinary photo nothing moves."""
+    from vision.classify import unknown_offset
+    cfg = {"unknown_min_loglik": -1.25, "unknown_rel_drop": 0.5, "unknown_floor_loglik": -2.5,
+           "unknown_top_drop": 1.8, "unknown_top_quantile": 0.9}
+    tiles = np.linspace(-0.9, -0.3, 40)[:, None] + np.array([0.0, -0.5, -1.0])
+    table = np.full((45, 3), -2.35)  # the table cells the majority
+    both = np.concatenate([tiles, table])
+    limit = cfg["unknown_min_loglik"]
+    off = unknown_offset(both, cfg)
+    assert (table.max(1) + off < limit).all()
+    assert (tiles.max(1) + off >= limit).all()
+    old = unknown_offset(both, {**cfg, "unknown_top_drop": 0.0})
+    assert (table.max(1) + old >= limit).all()  # without it they passed as tiles
+    assert unknown_offset(tiles, cfg) == unknown_offset(tiles, {**cfg, "unknown_top_drop": 0.0}) == 0.0
+
+
 def test_cell_logliks_finds_a_tile_laid_off_the_grid() -> None:
     """A city cap drawn a few pixels below its cell's top: with the alignment search its template
     fits better than without, and a centred cap gains nothing from it."""

@@ -623,3 +623,31 @@ def test_without_perspective_a_family_runs_along_its_dominant_direction() -> Non
     dd = np.array([[np.cos(np.radians(a)) * w, np.sin(np.radians(a)) * w] for a, w in zip(angles, lengths)])
     d = dominant_direction(dd, np.ones(len(dd)), 2.5)
     assert float(np.degrees(np.arctan2(d[1], d[0]))) == pytest.approx(48.2, abs=0.3)
+
+
+def test_a_boards_outline_as_bright_as_the_table_is_found_from_the_tile_colours() -> None:
+    """A field's green and a pinkish table can be equally bright: the board's outline is then a
+    colour edge only, which the grey-level line search misses (scans 7035: 35 segments, almost
+    all printed walls and roads, and a wrong second direction). The tile-colour mask's own
+    edges find the outline's two directions."""
+    import cv2
+
+    from vision.locate import _mask_segments, _on_outline, _segments, _tile_sides, tile_mask
+
+    cfg = _cfg()
+    img = np.zeros((600, 800, 3), np.uint8)
+    img[:] = (150, 120, 140)  # BGR: a mauve table, grey level ~129
+    board = cv2.boxPoints(((400, 300), (300, 200), 20.0)).astype(np.int32)
+    cv2.fillPoly(img, [board], (40, 160, 90))  # field green, grey level ~125
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    green, tilecol = tile_mask(img, cfg)
+    assert tilecol.sum() > 50_000 and not tilecol[:20].any()
+    region = tilecol.copy()
+    assert len(_segments(gray, region, cfg)) == 0  # no grey-level edge at all
+    segs = _mask_segments(tilecol, region, cfg)
+    assert len(segs) >= 4
+    assert _on_outline(_tile_sides(segs, tilecol, 5.0)).all()
+    d = segs[:, 2:] - segs[:, :2]
+    ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
+    assert all(min(abs(a - 20), abs(a - 110)) < 3 for a in ang)
+    assert {round(a / 90) % 2 for a in ang - 20} == {0, 1}  # both directions
