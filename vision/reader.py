@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -110,10 +111,11 @@ class BoardReader:
         if not tried:
             raise errors[0]
         power = float(self.cfg["read"]["score_cells_power"])
+        cover = _coverage_of(tried[0][1][1], float(self.cfg["read"].get("coverage_power", 0.0)))
         # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
-        best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
+        best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
@@ -135,12 +137,14 @@ class BoardReader:
             coarsened.append(source)
             _, tilecol, hcfg = next(h for a, h in tried if a is source)
             coarse = coarser_grid(source[1], source[3], 2)
+            if source is not best and same_grid(coarse, best[1]):
+                continue  # the chosen reading's own grid: read again, it would only add noise
             try:
                 tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior, memo),
                               (coarse, tilecol, hcfg)))
             except BoardNotFoundError:
                 break
-            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"])
+            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
         _, grid, blobs, unary, dec, best_ll = best
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
@@ -157,7 +161,7 @@ class BoardReader:
             at = (c[0] - c0, c[1] - r0)
             quad = _quad(inv, c, s)
             conf = dec.confidence[c]
-            if best_ll[c] < float(ccfg["unknown_min_loglik"]):
+            if best_ll[c] < float(ccfg.get("unknown_label_loglik", ccfg["unknown_min_loglik"])):
                 tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
                 warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
                 continue
@@ -595,8 +599,35 @@ def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: di
     return False
 
 
+def _coverage_of(tilecol: np.ndarray, power: float) -> Callable[[tuple[Any, ...]], float] | None:
+    """The weight of an attempt for :func:`choose_attempt`: the share of the tile-coloured pixels
+    (``tilecol``, one mask for every attempt) inside the cells it read, to the ``power`` (0: None,
+    no weight). A grid a little off the pitch can read fewer cells as surely as the board's own
+    grid reads its own; it leaves tiles between and around its cells unread."""
+    if power <= 0:
+        return None
+    f = 4  # a quarter of the work resolution is plenty for areas
+    small = tilecol[::f, ::f]
+    total = max(1, int(small.sum()))
+    memo: dict[int, float] = {}
+
+    def weight(a: tuple[Any, ...]) -> float:
+        key = id(a)
+        if key not in memo:
+            grid, cells = a[1], a[3]
+            mask = np.zeros(small.shape, np.uint8)
+            corners = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], float)
+            for c in cells:
+                quad = grid.to_image(corners + np.array(c, float)) / f
+                cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
+            memo[key] = (float((mask.astype(bool) & small).sum()) / total) ** power
+        return memo[key]
+    return weight
+
+
 def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State | None,
-                   templates: list[Template], cfg: dict[str, Any]) -> tuple[Any, ...]:
+                   templates: list[Template], cfg: dict[str, Any],
+                   coverage: Callable[[tuple[Any, ...]], float] | None = None) -> tuple[Any, ...]:
     """The grid hypothesis to read (attempts as :meth:`BoardReader._attempt` returns them: score,
     grid, blobs, unary, ...), leaving out those that read the table (:func:`reads_the_table`)
     unless all do. Without a prior, the best consistency score over the number of
@@ -616,6 +647,8 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
         # of its cells is a seam, every cell clearly tile or table), while sub-tile cells of a
         # finer grid each read as a tile just as surely
         gain = bonus if getattr(a[1], "outline", False) and a[0] > 0 else 1.0
+        if coverage is not None and a[0] > 0:
+            gain *= coverage(a)
         return float(a[0] * gain * (n / max(1, len(a[3]))) ** power)
     if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
         return max(attempts, key=own)

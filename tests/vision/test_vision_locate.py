@@ -343,6 +343,30 @@ def test_choose_attempt_prefers_the_grid_whose_cells_fit_best() -> None:
     assert choose_attempt([part, whole], 0.75, None, [], {}) is whole
 
 
+def test_choose_attempt_weighs_how_much_of_the_tiles_a_grid_read() -> None:
+    """Scans 7075: a grid 12% under the tile pitch read 35 cells a little more consistently (per
+    cell) than the board's own grid read its 38, and won. Its cells leave much of the tiles'
+    colour outside them; weighed by the share of the tile-coloured pixels inside the cells read
+    (read.coverage_power), the board's own grid wins."""
+    from vision.locate import Grid
+    from vision.reader import _coverage_of, choose_attempt
+
+    tilecol = np.zeros((240, 240), dtype=bool)
+    tilecol[:160, :160] = True  # a 4 x 4 board of 40 px tiles
+
+    def att(score: float, pitch: float) -> tuple:
+        grid = Grid(H=np.diag([1 / pitch, 1 / pitch, 1.0]), cols=range(4), rows=range(4), pitch_px=pitch)
+        return (score, grid, None, {(i, j): None for i in range(4) for j in range(4)})
+
+    right, off = att(15.0, 40.0), att(15.5, 34.0)
+    assert choose_attempt([right, off], 0.75, None, [], {}) is off  # the score alone
+    cover = _coverage_of(tilecol, 1.0)
+    assert cover is not None
+    assert cover(right) == pytest.approx(1.0) and cover(off) == pytest.approx((136 / 160) ** 2, abs=0.05)
+    assert choose_attempt([right, off], 0.75, None, [], {}, cover) is right
+    assert _coverage_of(tilecol, 0.0) is None
+
+
 def test_choose_attempt_trusts_a_tiny_boards_outline_grid() -> None:
     """Small-board tuning photos (score, cells): sub-tile cells of a too fine grid each read as a
     tile as surely as whole tiles do, so per cell the fine grid can win; the grid fitted to the
