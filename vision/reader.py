@@ -161,7 +161,7 @@ class BoardReader:
             at = (c[0] - c0, c[1] - r0)
             quad = _quad(inv, c, s)
             conf = dec.confidence[c]
-            if best_ll[c] < float(ccfg.get("unknown_label_loglik", ccfg["unknown_min_loglik"])):
+            if best_ll[c] < float(ccfg["unknown_min_loglik"]):
                 tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
                 warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
                 continue
