@@ -553,11 +553,18 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
         # a field's green and a beige table can be equally bright: the outline is then a colour
         # edge only, which the grey-level edges miss; the tile-colour mask's own edges find it
         msegs = _mask_segments(tilecol, region, cfg)
-        msegs = msegs[_on_outline(_tile_sides(msegs, tilecol, offset))]
+        # the board's own outline: tile colour on one side, on the other neither the board's
+        # (filled) area nor a colour unlike the table's (a wide printed road across a big tile
+        # is a mask edge too)
+        msegs = msegs[_on_outline(_tile_sides(msegs, tilecol, offset))
+                      & _on_outline(_tile_sides(msegs, region, offset))
+                      & _on_outline(_tile_sides(msegs, tilecol | novel, offset))]
         segs = np.concatenate([segs, msegs]) if len(msegs) else segs
+    from_mask = np.arange(len(segs)) >= len(segs) - (len(msegs) if cfg.get("outline_from_mask", False) else 0)
     sides = _tile_sides(segs, tilecol, offset)
     keep = _on_tiles(sides)
     segs = segs[keep]
+    from_mask = from_mask[keep]
     weight = 1.0 + float(cfg.get("outline_segment_weight", 0.0)) * _on_outline(sides[keep])
     # normalised coordinates
     s = float(max(h, w))
@@ -614,7 +621,8 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     lines_img_x = np.zeros(size[::-1], np.float32)
     lines_img_y = np.zeros(size[::-1], np.float32)
     for k, img_l in ((1, lines_img_x), (0, lines_img_y)):
-        sel = fam == k
+        # (the mask's outline segments set the directions only: the seams are the photo's)
+        sel = (fam == k) & ~from_mask
         a = _apply(R, segs[sel, :2])
         b = _apply(R, segs[sel, 2:])
         for (x0, y0), (x1, y1) in zip(a, b):

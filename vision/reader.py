@@ -584,9 +584,11 @@ def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: di
     the area of that attempt's. Each cell of a too coarse grid holds several tiles, so on the
     board it reads fewer cells; reading more area than the finer grid found board, it took the
     table around the board for tiles (a plain table passes for fields in a cell that blurs
-    several tiles together)."""
+    several tiles together). A tiny board's outline grid (locate._blob_grid) told its cells from
+    the table by their colour and the seams between them: it does not (a single start tile read
+    on its outline lost to a finer grid whose 11 cells contradicted each other)."""
     ratio = float(cfg.get("coarse_pitch_ratio", 0.0))
-    if ratio <= 0:
+    if ratio <= 0 or getattr(a[1], "outline", False):
         return False
     area_max, least = float(cfg["coarse_area_max"]), int(cfg["coarse_area_min_cells"])
     pa = float(a[1].pitch_px)

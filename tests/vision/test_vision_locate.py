@@ -476,6 +476,14 @@ def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
     # a start tile: its outline grid's 1 cell against a half-pitch split's 12 cells (3 tiles' area)
     tile, split = att(1.0, 1, 60.0), att(4.0, 12, 30.0)
     assert not reads_the_table(tile, [tile, split], cfg)
+    # photo game 46's first photo, one big start tile: its outline grid's cell (926 px) against a
+    # finer grid's 11 contradicting cells (168 px) covering less than half its area; the outline
+    # grid told its cell from the table by colour and seams, it is not left out
+    one, finer = att(1.0, 1, 926.0), att(0.5, 11, 168.0)
+    assert reads_the_table(one, [one, finer], cfg)  # by area alone
+    one = (1.0, SimpleNamespace(pitch_px=926.0, outline=True), None, {0: None})
+    assert not reads_the_table(one, [one, finer], cfg)
+    assert choose_attempt([one, finer], 0.75, None, [], cfg) is one
     # off: no attempt is left out
     assert not reads_the_table(coarse, [right, coarse], {**cfg, "coarse_pitch_ratio": 0})
 

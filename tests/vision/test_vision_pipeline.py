@@ -355,3 +355,21 @@ def test_a_coarser_grid_that_is_the_chosen_grid_is_not_read_again(monkeypatch: p
     assert len(BoardReader().read(photo).state.tiles) == 72
     monkeypatch.setattr(reader_module, "same_grid", lambda a, b, tol=0.1: False)
     assert len(BoardReader().read(photo).state.tiles) < 72  # the case this is for
+
+
+def test_a_lone_start_tile_close_up_is_read_as_one_tile() -> None:
+    """Photo game 46's first photo: the start tile alone, close up, a wide printed road across
+    it. The tile-colour mask's outline (locate.outline_from_mask) set the vanishing points; drawn
+    into the seam profiles as well, its lines made a grid of 168 px whose 11 contradicting cells
+    ruled the tile's own outline grid out as reading the table, and the game lost its first
+    follower. The mask's lines set the directions only, and an outline grid is never taken for
+    reading the table: one tile, the start tile D."""
+    from scorer import State, TileEntry
+    from vision.synth import generate
+
+    d = load_catalog().get("D")
+    assert d is not None
+    state = State(game="base", tiles=(TileEntry((0, 0), d, 0),))
+    photo = generate(state, None, 46 * 1000 + 1)
+    reading = BoardReader().read(photo.jpeg)
+    assert [t.tile.id for t in reading.state.tiles] == ["D"]
