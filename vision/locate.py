@@ -621,8 +621,8 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
     lines_img_x = np.zeros(size[::-1], np.float32)
     lines_img_y = np.zeros(size[::-1], np.float32)
     for k, img_l in ((1, lines_img_x), (0, lines_img_y)):
-        # (the mask's outline segments set the directions only: the seams are the photo's)
-        sel = (fam == k) & ~from_mask
+        # (locate.outline_mask_profile false: the mask's outline segments set the directions only)
+        sel = (fam == k) & (~from_mask | bool(cfg.get("outline_mask_profile", True)))
         a = _apply(R, segs[sel, :2])
         b = _apply(R, segs[sel, 2:])
         for (x0, y0), (x1, y1) in zip(a, b):

@@ -345,25 +345,46 @@ def test_a_pale_table_read_as_tiles_by_a_wrong_grid_does_not_win() -> None:
 
 @pytest.mark.skipif(not (REAL / "topdown-blue-bedsheet.jpg").is_file(), reason="needs ../shared photos")
 def test_a_coarser_grid_that_is_the_chosen_grid_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real blue-bedsheet photo (the 72 tiles of the box): the half-pitch grid lost, and its
-    coarser grid is the chosen grid again, a hair off (read.coarsen_lost). Read again it took
-    the reading by half a point with 71 cells, the corner tile beside the layout's ragged edge
-    lost. The same lattice as the chosen one is not read again."""
+    """The real blue-bedsheet photo (the 72 tiles of the box): the half-pitch grid (272 cells)
+    lost, and its coarser grid was the chosen grid again, a hair off (read.coarsen_lost). Read
+    again it once took the reading by half a point with 71 cells, a corner tile lost. A coarser
+    grid on the chosen one's lattice is not read again (here the coarser grid is made exactly the
+    chosen one: no fourth attempt), and is without that check."""
     import vision.reader as reader_module
 
     photo = str(REAL / "topdown-blue-bedsheet.jpg")
-    assert len(BoardReader().read(photo).state.tiles) == 72
+    chosen: list = []
+    real_choose, real_attempt = reader_module.choose_attempt, reader_module.BoardReader._attempt
+    calls: list[int] = []
+
+    def choose(attempts, *a, **k):  # type: ignore[no-untyped-def]
+        best = real_choose(attempts, *a, **k)
+        chosen.append(best)
+        return best
+
+    def attempt(self, *a, **k):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real_attempt(self, *a, **k)
+
+    monkeypatch.setattr(reader_module, "choose_attempt", choose)
+    monkeypatch.setattr(reader_module.BoardReader, "_attempt", attempt)
+    monkeypatch.setattr(reader_module, "coarser_grid", lambda grid, cells, k: chosen[-1][1])
+    reader = BoardReader({"read": {"threads": 1}})
+    assert len(reader.read(photo).state.tiles) == 72
+    first = len(calls)  # the grid hypotheses, none read twice
+    calls.clear()
     monkeypatch.setattr(reader_module, "same_grid", lambda a, b, tol=0.1: False)
-    assert len(BoardReader().read(photo).state.tiles) < 72  # the case this is for
+    reader.read(photo)
+    assert len(calls) == first + 1  # without the check the chosen grid is read a second time
 
 
 def test_a_lone_start_tile_close_up_is_read_as_one_tile() -> None:
     """Photo game 46's first photo: the start tile alone, close up, a wide printed road across
-    it. The tile-colour mask's outline (locate.outline_from_mask) set the vanishing points; drawn
-    into the seam profiles as well, its lines made a grid of 168 px whose 11 contradicting cells
-    ruled the tile's own outline grid out as reading the table, and the game lost its first
-    follower. The mask's lines set the directions only, and an outline grid is never taken for
-    reading the table: one tile, the start tile D."""
+    it. With the tile-colour mask's outline lines (locate.outline_from_mask) the comb found a grid
+    of 168 px whose 11 contradicting cells ruled the tile's own outline grid out as reading the
+    table (reader.reads_the_table), and the game lost its first follower. An outline grid told
+    its cells from the table by colour and seams: it is never taken for reading the table. One
+    tile, the start tile D."""
     from scorer import State, TileEntry
     from vision.synth import generate
 
