@@ -268,6 +268,11 @@ def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     out = r._meeples([blob((180.0, 50.0), 1.0), blob((250.0, 50.0), 1.0), blob((150.0, 50.0), 0.1)],
                      grid, chosen, 0, 0, 1.0)
     assert [(m.player, m.at, m.on) for m in out] == [("red", (1, 0), "E")]
+    # a figure on a tile-coloured cell touching the read tiles at a corner only (the real
+    # outdoor photo: a green figure on the score board beside the layout) is not on a tile
+    diagonal = Grid(H=grid.H, cols=range(0, 2), rows=range(0, 2), pitch_px=100.0)
+    assert r._meeples([blob((180.0, 150.0), 1.0)], diagonal, chosen, 0, 0, 1.0) == []
+    assert len(r._meeples([blob((180.0, 50.0), 1.0)], diagonal, chosen, 0, 0, 1.0)) == 1
 
 
 def test_meeples_report_the_figures_moved_onto_a_road() -> None:
