@@ -281,6 +281,23 @@ def test_following_only_new_cells_face_the_edge_test(monkeypatch: pytest.MonkeyP
     assert not calls
 
 
+def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
+    """Scans tuning photo ``seed`` (40 tiles, the default mix)."""
+    from vision import synth
+
+    scans = load_scans()
+    assert scans is not None
+    params = synth.preset("default").with_art("scans", str(scans.folder))
+    return synth.generate(seed, params, seed=seed, tiles=40)
+
+
+def _with_and_without(photo, config: dict, off: dict):  # type: ignore[no-untyped-def]
+    """How the reader reads ``photo`` with ``config``, and with ``off`` (a mechanism off) on top."""
+    read = [compare(BoardReader({**config, **extra}).read(photo.jpeg).state, photo.reading.state)
+            for extra in ({}, off)]
+    return read[0], read[1]
+
+
 @pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
 def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     """Scans tuning photo 7018 (40 tiles, tilted 12 degrees): the grids found were about 0.44,
@@ -290,19 +307,11 @@ def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     cells), that grid is the board's and wins (40 of 40 when this test was written). Found with
     the grids of then (the outline's colour edges, locate.outline_from_mask, give this board its
     own grid outright)."""
-    from vision import synth
-
-    scans = load_scans()
-    assert scans is not None
-    params = synth.preset("default").with_art("scans", str(scans.folder))
-    photo = synth.generate(7018, params, seed=7018, tiles=40)
     # the colour model this was found with (with classify.em_prototype_mix 0.25, tried, the
     # board's own grid wins outright on this photo)
     colours = {"classify": {"em_prototype_mix": 0.5}, "locate": {"outline_from_mask": False}}
-    m = compare(BoardReader(colours).read(photo.jpeg).state, photo.reading.state)
+    m, before = _with_and_without(_scans_photo(7018), colours, {"read": {"coarsen_lost": 0.0}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
-    before = compare(BoardReader({**colours, "read": {"coarsen_lost": 0.0}}).read(photo.jpeg).state,
-                     photo.reading.state)
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
 
 
@@ -312,18 +321,10 @@ def test_a_half_pitch_grid_that_lost_to_a_grid_off_the_pitch_gets_its_coarser_gr
     cells (10 right) and beat the half-pitch one (145 cells); 55 is more than 0.75 of a quarter of
     145, so the half pitch's coarser grid was not read. It is when the chosen reading has under
     twice a quarter of its cells (read.coarsen_lost 2), and wins: 38 of 40 when this was written."""
-    from vision import synth
-
-    scans = load_scans()
-    assert scans is not None
-    params = synth.preset("default").with_art("scans", str(scans.folder))
-    photo = synth.generate(7093, params, seed=7093, tiles=40)
     # the grids of then: the mask's outline lines in the seam profiles gave the half pitch
     then = {"locate": {"outline_mask_profile": True}}
-    m = compare(BoardReader(then).read(photo.jpeg).state, photo.reading.state)
+    m, before = _with_and_without(_scans_photo(7093), then, {"read": {"coarsen_lost": 0.75}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
-    before = compare(BoardReader({**then, "read": {"coarsen_lost": 0.75}}).read(photo.jpeg).state,
-                     photo.reading.state)
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
 
 
@@ -334,15 +335,8 @@ def test_a_pale_table_read_as_tiles_by_a_wrong_grid_does_not_win() -> None:
     road colour. They dragged the median fit down with them, passed the unknown test and won
     (75 cells, 25 right). Fitting far worse than the photo's best cells
     (classify.unknown_top_drop), they are unknown islands and dropped; the board's own grid wins."""
-    from vision import synth
-
-    scans = load_scans()
-    assert scans is not None
-    params = synth.preset("default").with_art("scans", str(scans.folder))
-    photo = synth.generate(7050, params, seed=7050, tiles=40)
-    m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
+    m, before = _with_and_without(_scans_photo(7050), {}, {"classify": {"unknown_top_drop": 0.0}})
     assert m.tiles_found <= 42 and m.tiles_exact >= 0.9 * m.tiles_truth
-    before = compare(BoardReader({"classify": {"unknown_top_drop": 0.0}}).read(photo.jpeg).state, photo.reading.state)
     assert before.tiles_found > 60  # the case this is for
 
 
