@@ -1708,11 +1708,16 @@ def _with_turn(record: GameRecord, i: int, **changes: Any) -> tuple[GameRecord, 
     """``record`` with turn ``i`` changed (``meeple=`` its follower's slot, None for none;
     ``player=`` who played it) and its replayed game, or None when the game does not replay
     that way."""
-    turns = list(record.turns)
-    turns[i] = replace(turns[i], **changes)
-    trial = replace(record, turns=tuple(turns))
+    trial = _changed_turn(record, i, **changes)
     game = _replayed(trial)
     return None if game is None else (trial, game)
+
+
+def _changed_turn(record: GameRecord, i: int, **changes: Any) -> GameRecord:
+    """``record`` with turn ``i`` changed (the fields of :class:`Turn` given)."""
+    turns = list(record.turns)
+    turns[i] = replace(turns[i], **changes)
+    return replace(record, turns=tuple(turns))
 
 
 def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game] | None:
@@ -1961,9 +1966,7 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
         for k, sg in enumerate(t.tile.segments):
             if sg.kind is Kind.FIELD or k == current:
                 continue
-            turns = list((fixed or record).turns)
-            turns[i] = replace(turns[i], meeple=rotate_slot(sg.slots[0], t.rot))
-            trial = replace(fixed or record, turns=tuple(turns))
+            trial = _changed_turn(fixed or record, i, meeple=rotate_slot(sg.slots[0], t.rot))
             try:  # one replay: legal (the feature free, a follower left) and when it leaves
                 g, left = _replay_with_departures(trial)
             except CarcamError:

@@ -137,18 +137,19 @@ def board_region(green: np.ndarray) -> np.ndarray:
 
 
 def _segments(gray: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
-    h, w = gray.shape
-    side = max(h, w)
-    edges = cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120)
+    return _lines_near(cv2.Canny(cv2.GaussianBlur(gray, (3, 3), 0), 40, 120), region, cfg)
+
+
+def _lines_near(edges: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """(N, 4) straight segments (probabilistic Hough) of an edge map, near ``region`` only."""
+    side = max(edges.shape)
     k = max(3, int(side * 0.02))
-    near = cv2.dilate(region.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
-    edges[~near] = 0
+    edges = edges.copy()
+    edges[cv2.dilate(region.astype(np.uint8), np.ones((k, k), np.uint8)) == 0] = 0
     segs = cv2.HoughLinesP(edges, 1, np.pi / 360, int(cfg["hough_threshold"]),
                            minLineLength=max(10, int(side * cfg["hough_min_length_frac"])),
                            maxLineGap=max(2, int(side * cfg["hough_max_gap_frac"])))
-    if segs is None:
-        return np.zeros((0, 4))
-    return segs.reshape(-1, 4).astype(np.float64)
+    return np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
 
 
 def _mask_segments(tilecol: np.ndarray, region: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
@@ -160,13 +161,7 @@ def _mask_segments(tilecol: np.ndarray, region: np.ndarray, cfg: dict[str, Any])
     k = max(3, int(round(side * float(cfg.get("outline_close_frac", 0.008)))) | 1)
     m = cv2.morphologyEx(tilecol.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     m = cv2.morphologyEx(m, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
-    edges = cv2.Canny(m, 50, 150)
-    kk = max(3, int(side * 0.02))
-    edges[cv2.dilate(region.astype(np.uint8), np.ones((kk, kk), np.uint8)) == 0] = 0
-    segs = cv2.HoughLinesP(edges, 1, np.pi / 360, int(cfg["hough_threshold"]),
-                           minLineLength=max(10, int(side * cfg["hough_min_length_frac"])),
-                           maxLineGap=max(2, int(side * cfg["hough_max_gap_frac"])))
-    return np.zeros((0, 4)) if segs is None else segs.reshape(-1, 4).astype(np.float64)
+    return _lines_near(cv2.Canny(m, 50, 150), region, cfg)
 
 
 def _angle_err(segs: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -549,6 +544,7 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
                               "it focus on the board")
     segs = _segments(gray, region, cfg)
     offset = max(3.0, max(h, w) * 0.006)
+    n_mask = 0  # segments from the tile-colour mask, at the end of ``segs``
     if cfg.get("outline_from_mask", False):
         # a field's green and a beige table can be equally bright: the outline is then a colour
         # edge only, which the grey-level edges miss; the tile-colour mask's own edges find it
@@ -559,8 +555,8 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
         msegs = msegs[_on_outline(_tile_sides(msegs, tilecol, offset))
                       & _on_outline(_tile_sides(msegs, region, offset))
                       & _on_outline(_tile_sides(msegs, tilecol | novel, offset))]
-        segs = np.concatenate([segs, msegs]) if len(msegs) else segs
-    from_mask = np.arange(len(segs)) >= len(segs) - (len(msegs) if cfg.get("outline_from_mask", False) else 0)
+        segs, n_mask = np.concatenate([segs, msegs]), len(msegs)
+    from_mask = np.arange(len(segs)) >= len(segs) - n_mask
     sides = _tile_sides(segs, tilecol, offset)
     keep = _on_tiles(sides)
     segs = segs[keep]

@@ -338,8 +338,8 @@ class BoardReader:
 
         A figure stands on a tile, so a foot on a cell that was not recognised (read as unknown,
         or not read) but is covered by tile colours (the blob's ``cell_tile`` feature at least
-        ``figures.unknown_tile_frac``) and touches the read tiles (an edge: tiles are laid edge to edge) is reported on that cell, at the
-        slot nearest the foot. (Moving a foot just off the read tiles onto the nearest one was
+        ``figures.unknown_tile_frac``) and touches the read tiles along an edge (tiles are laid
+        edge to edge) is reported on that cell, at the slot nearest the foot. (Moving a foot just off the read tiles onto the nearest one was
         measured and lost more figures than it gained.)"""
         fcfg = self.cfg["figures"]
         tile_frac = float(fcfg.get("unknown_tile_frac", 2.0))
@@ -355,7 +355,8 @@ class BoardReader:
             if t is None:
                 # a tile is laid edge to edge with the board: a corner touching is a score
                 # board's or a box's edge beside the layout, not a tile
-                touches = any((cell[0] + i, cell[1] + j) in chosen for i, j in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
+                touches = any((cell[0] + i, cell[1] + j) in chosen
+                              for i, j in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
                 if not touches or b.features.get("cell_tile", 0.0) < tile_frac:
                     continue
                 slot: str | None = min((x for x in _SLOT_POS if x != "I"),
