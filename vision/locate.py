@@ -280,7 +280,8 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         raise BoardNotFoundError("found no straight tile edges; photograph the tiles from closer, "
                                  "in even light, with the whole board in view")
     d = segs[:, 2:] - segs[:, :2]
-    length = np.hypot(d[:, 0], d[:, 1]) * (1.0 if weight is None else weight)
+    raw = np.hypot(d[:, 0], d[:, 1])
+    length = raw * (1.0 if weight is None else weight)
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
     hist = _angle_histogram(ang, length, 7)
     a1 = int(hist.argmax())
@@ -324,9 +325,17 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
             second = v2
         if support > 0:  # the strongest direction a camera can see at right angles to the first
             break
-    if second is None:
-        raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
-                                 "are in view and the photo is sharp")
+    wide = float(cfg.get("vp_wide_ratio", 0.0))
+    if wide > 0 and second is not None and (~sel1).sum() >= 3:
+        # under strong perspective the receding edges spread over tens of degrees and make no
+        # peak, so a score board's one long edge can be the strongest direction left: the point
+        # that most of the other edges' length (not weighed as outline) meets is taken instead
+        # when it gathers ``vp_wide_ratio`` times the peak's
+        rest = ~sel1
+        vw, support_w = _ransac_vp(segs[rest], raw[rest], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
+        support_peak = float(raw[rest][_angle_err(segs[rest], second) < tol].sum())
+        if support_w > wide * support_peak:
+            second = vw
     vps = [v1, second]
     # reassign every segment to the vanishing point it agrees with best, then refit (a refit the
     # camera cannot see at right angles is not taken)

@@ -683,3 +683,29 @@ def test_a_boards_outline_as_bright_as_the_table_is_found_from_the_tile_colours(
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
     assert all(min(abs(a - 20), abs(a - 110)) < 3 for a in ang)
     assert {round(a / 90) % 2 for a in ang - 20} == {0, 1}  # both directions
+
+
+def test_receding_edges_spread_by_strong_perspective_outweigh_a_score_boards_long_edge() -> None:
+    """Seen low and close, the tiles' receding edges spread over tens of degrees and make no
+    peak of their own, while a score board's one long edge does; its vanishing point passes the
+    camera test (a long focal length sees it at right angles to the first). The point most of
+    the other edges meet is taken when it gathers ``vp_wide_ratio`` times the peak's length
+    (the real photo glass-table-red-filter was rectified on its score board's edge, 8 cells)."""
+    from vision.locate import vanishing_points, vp_perpendicular
+
+    rng = np.random.default_rng(1)
+    f = 0.72
+    v1 = np.array([-3.5, 0.0, 1.0])
+    v2 = np.array([f * f / 3.5, -0.55, 1.0])  # perpendicular on the table, close: strong perspective
+    board = rng.uniform([-0.35, 0.0], [0.35, 0.4], (40, 2))
+    receding = _segments_towards(v2, board[:24], 0.05)
+    score_board = np.array([3.0, -1.8, 1.0])
+    assert vp_perpendicular(v1, score_board[None], tuple(_cfg()["vp_focal_range"]), 0.12)[0]
+    along_edge = np.array([[-0.45, 0.30], [-0.38, 0.26], [-0.31, 0.22], [-0.24, 0.18], [-0.45, 0.35], [-0.40, 0.36]])
+    edges = np.array(_segments_towards(v1, board, 0.08) + receding + _segments_towards(score_board, along_edge, 0.12))
+    angles = np.degrees(np.arctan2(*(np.array(receding)[:, 3:1:-1] - np.array(receding)[:, 1::-1]).T)) % 180
+    assert np.ptp(angles) > 30  # no peak of their own
+    _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 0.0})
+    assert second[:2] / second[2] == pytest.approx(score_board[:2], abs=0.1)
+    _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 1.2})
+    assert second[:2] / second[2] == pytest.approx(v2[:2], abs=0.01)

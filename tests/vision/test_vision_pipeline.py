@@ -340,6 +340,19 @@ def test_a_pale_table_read_as_tiles_by_a_wrong_grid_does_not_win() -> None:
     assert before.tiles_found > 60  # the case this is for
 
 
+@pytest.mark.skipif(not (REAL / "glass-table-red-filter.jpg").is_file(), reason="needs ../shared photos")
+def test_a_low_oblique_photo_with_a_score_board_beside_the_layout_is_read_on_the_tiles_grid() -> None:
+    """Real photo, low and close over a glass table: the tiles' receding edges spread over tens
+    of degrees, the score board's long edge made the strongest second direction, and the
+    board was rectified on it (8 cells four tiles wide). The layout's forty-odd tiles are read
+    on cells a tile wide now (85 px median in this 956 x 1280 photo)."""
+    photo = REAL / "glass-table-red-filter.jpg"
+    reading = BoardReader().read(str(photo))
+    sides = [np.hypot(t.quad[1][0] - t.quad[0][0], t.quad[1][1] - t.quad[0][1]) for t in reading.state.tiles]
+    assert len(reading.state.tiles) >= 40
+    assert 40 < float(np.median(sides)) < 130  # the score-board grid: 329 px
+
+
 @pytest.mark.skipif(not (REAL / "topdown-blue-bedsheet.jpg").is_file(), reason="needs ../shared photos")
 def test_a_coarser_grid_that_is_the_chosen_grid_is_not_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The real blue-bedsheet photo (the 72 tiles of the box): the half-pitch grid (272 cells)
