@@ -306,10 +306,10 @@ def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     right. Read anyway (read.coarsen_lost: the chosen reading has under 0.75 of a quarter of its
     cells), that grid is the board's and wins (40 of 40 when this test was written). Found with
     the grids of then (the outline's colour edges, locate.outline_from_mask, give this board its
-    own grid outright)."""
+    own grid outright, and so does the widely spread second vanishing point, locate.vp_wide_ratio)."""
     # the colour model this was found with (with classify.em_prototype_mix 0.25, tried, the
     # board's own grid wins outright on this photo)
-    colours = {"classify": {"em_prototype_mix": 0.5}, "locate": {"outline_from_mask": False}}
+    colours = {"classify": {"em_prototype_mix": 0.5}, "locate": {"outline_from_mask": False, "vp_wide_ratio": 0.0}}
     m, before = _with_and_without(_scans_photo(7018), colours, {"read": {"coarsen_lost": 0.0}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
