@@ -8,7 +8,10 @@
    must be ones a phone camera can see a table's two square directions at (far enough from the
    photo's centre, at right angles for some focal length: :func:`vp_far_enough`,
    :func:`vp_perpendicular`), and the second family is the strongest direction that passes,
-   so that a score board's or a box's edges cannot pass for the tiles' second family. The line
+   so that a score board's or a box's edges cannot pass for the tiles' second family; unless
+   the point that clearly more of the other edges meet passes too (``vp_wide_ratio``: seen low
+   and close, the receding edges spread over tens of degrees and make no direction of their
+   own, and a score board's one long edge can be the strongest one left). The line
    through both vanishing points is the table plane's horizon: sending it to infinity removes
    the perspective, an affine map makes the two families the x and y axes.
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
@@ -275,7 +278,9 @@ def _angle_histogram(ang: np.ndarray, weight: np.ndarray, width: int) -> np.ndar
 def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
                      weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Two vanishing points (homogeneous, normalised coordinates) and each segment's family.
-    Segments count by their length times ``weight`` (default 1 each)."""
+    Segments count by their length times ``weight`` (default 1 each), except in the search for
+    a second point over all the edges outside the first family (``vp_wide_ratio``), where an
+    outline's weight would let a score board's long outline win again."""
     if len(segs) < 6:
         raise BoardNotFoundError("found no straight tile edges; photograph the tiles from closer, "
                                  "in even light, with the whole board in view")
