@@ -1,7 +1,10 @@
 """Read the labelled real photos in ``shared/photos/real-dev`` and compare with their truth.
 
 Prints per photo and in total: per-tile accuracy (type; type and rotation), meeple precision,
-recall and share on the right segment, and the time per photo. States compare up to translation
+recall and share on the right segment, and the time per photo. The unlabelled photos follow,
+with what can be checked without a truth: cells read, of them unknown and doubtful, figures,
+and the median cell side in photo pixels (a grid several tiles wide shows as a side far above
+the labelled photos' and few cells; look at their overlays). States compare up to translation
 and a quarter turn of the whole board (formats.md); symmetric tiles' equivalent rotations are equal.
 
     python bench/bench_real.py [--shared PATH] [--overlays DIR] [--set JSON]
@@ -11,18 +14,27 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from scorer import parse_state  # noqa: E402
+from scorer import Reading, parse_state  # noqa: E402
 from scorer.formats import load_document  # noqa: E402
 from vision.compare import compare  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
+
+
+def _write_overlay(reader: BoardReader, photo: Path, reading: Reading, out: Path) -> None:
+    """The reading drawn over ``photo``, as ``out/<name>.overlay.jpg``."""
+    import cv2
+    out.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out / (photo.stem + ".overlay.jpg")), reader.overlay(str(photo), reading))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,10 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                               m.meeples_found, m.meeples_matched, m.meeples_segment)):
             tot[k] += v
         if args.overlays:
-            import cv2
-            out = Path(args.overlays)
-            out.mkdir(parents=True, exist_ok=True)
-            cv2.imwrite(str(out / (photo.stem + ".overlay.jpg")), reader.overlay(str(photo), reading))
+            _write_overlay(reader, photo, reading, Path(args.overlays))
     prec = tot["mm"] / max(1, tot["mf"])
     rec = tot["mm"] / max(1, tot["mt"])
     f1 = 2 * prec * rec / max(1e-9, prec + rec)
@@ -65,6 +74,18 @@ def main(argv: list[str] | None = None) -> int:
           f"({tot['tf']} read / {tot['tt']} true tiles)")
     print(f"TOTAL meeples precision {prec:.1%} recall {rec:.1%} F1 {f1:.2f}  "
           f"right segment {tot['ms'] / max(1, tot['mt']):.1%} of true meeples")
+    labelled = {tp.name.replace(".truth.json", ".jpg") for tp in truths}
+    for photo in sorted(p for p in folder.glob("*.jpg") if p.name not in labelled):
+        t0 = time.perf_counter()
+        reading = reader.read(str(photo))
+        dt = time.perf_counter() - t0
+        tiles = reading.state.tiles
+        sides = [math.dist(t.quad[0], t.quad[1]) for t in tiles if t.quad]
+        print(f"{photo.name:<36} unlabelled: cells {len(tiles):>3} unknown {sum(not t.tile.known for t in tiles):>2} "
+              f"doubtful {sum('doubtful' in w for w in reading.warnings):>2} figures {len(reading.state.meeples):>2} "
+              f"cell side {statistics.median(sides) if sides else 0:5.0f} px | {dt:.2f} s")
+        if args.overlays:
+            _write_overlay(reader, photo, reading, Path(args.overlays))
     return 0
 
 
