@@ -330,8 +330,11 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
             second = v2
         if support > 0:  # the strongest direction a camera can see at right angles to the first
             break
+    if second is None:
+        raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
+                                 "are in view and the photo is sharp")
     wide = float(cfg.get("vp_wide_ratio", 0.0))
-    if wide > 0 and second is not None and (~sel1).sum() >= 3:
+    if wide > 0 and (~sel1).sum() >= 3:
         # under strong perspective the receding edges spread over tens of degrees and make no
         # peak, so a score board's one long edge can be the strongest direction left: the point
         # that most of the other edges' length (not weighed as outline) meets is taken instead

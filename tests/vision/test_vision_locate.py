@@ -709,3 +709,15 @@ def test_receding_edges_spread_by_strong_perspective_outweigh_a_score_boards_lon
     assert second[:2] / second[2] == pytest.approx(score_board[:2], abs=0.1)
     _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 1.2})
     assert second[:2] / second[2] == pytest.approx(v2[:2], abs=0.01)
+
+
+def test_edges_in_one_direction_only_are_a_board_not_found() -> None:
+    """Ten edges along one direction and two across it: no second family, a typed error (not a
+    crash further on; the spread second-family search must not stand in for the missing one)."""
+    from vision.errors import BoardNotFoundError
+    from vision.locate import vanishing_points
+
+    along = [[-0.3, y, 0.3, y + 0.01] for y in np.linspace(-0.3, 0.3, 10)]
+    across = [[0.0, -0.2, 0.005, 0.2], [0.2, -0.2, 0.21, 0.2]]
+    with pytest.raises(BoardNotFoundError, match="one direction"):
+        vanishing_points(np.array(along + across), {**_cfg(), "vp_wide_ratio": 1.2})
