@@ -39,6 +39,7 @@ import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -298,13 +299,12 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
     args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes) for seed in range(seed0, seed0 + games)]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_photo_game, args))
-    else:
-        results = [_photo_game(a) for a in args]
-    for r in results:
-        print(r.line)
+    results = []
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        # each game's line as soon as it (and the games before it) is done: a run takes minutes
+        for r in (pool.map(_photo_game, args) if pool is not None else map(_photo_game, args)):
+            print(r.line, flush=True)
+            results.append(r)
     done = [r for r in results if not r.failed]
     right, total = sum(r.ok for r in done), len(results)
     tiles_right, tiles_total = sum(r.good for r in done), sum(r.laid for r in done)
@@ -314,7 +314,9 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
         print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
         return
     follow_seconds = [s for r in done for s in (r.step_seconds or [])]
-    print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each); turns' tiles right "
+    failed = len(results) - len(done)
+    print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each"
+          f"{f'; {failed} failed with an error, see above' if failed else ''}); turns' tiles right "
           f"{share}; {retakes} photos taken again, {left_out} left out; median "
           f"{statistics.median(r.seconds for r in done) * 1000:.0f} ms per photo (render + read + follow), "
           f"median {statistics.median(follow_seconds) * 1000:.1f} ms per follow step")
