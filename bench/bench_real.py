@@ -7,7 +7,10 @@ and the median cell side in photo pixels (a grid several tiles wide shows as a s
 the labelled photos' and few cells; look at their overlays). States compare up to translation
 and a quarter turn of the whole board (formats.md); symmetric tiles' equivalent rotations are equal.
 
-    python bench/bench_real.py [--shared PATH] [--overlays DIR] [--set JSON]
+    python bench/bench_real.py [--shared PATH] [--overlays DIR] [--set JSON] [--rotate 90]
+
+``--rotate`` turns every photo by that many degrees clockwise first (a photo whose EXIF
+orientation was lost: the board must read the same, up to a quarter turn of the whole).
 """
 
 from __future__ import annotations
@@ -30,11 +33,21 @@ from vision.reader import BoardReader  # noqa: E402
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
 
 
-def _write_overlay(reader: BoardReader, photo: Path, reading: Reading, out: Path) -> None:
-    """The reading drawn over ``photo``, as ``out/<name>.overlay.jpg``."""
+def _photo(path: Path, rotate: int) -> str | bytes:
+    """The photo to read: its path, or its pixels turned ``rotate`` degrees clockwise (JPEG bytes)."""
+    if not rotate:
+        return str(path)
+    import cv2
+    turn = {90: cv2.ROTATE_90_CLOCKWISE, 180: cv2.ROTATE_180, 270: cv2.ROTATE_90_COUNTERCLOCKWISE}[rotate]
+    ok, jpeg = cv2.imencode(".jpg", cv2.rotate(cv2.imread(str(path)), turn), [cv2.IMWRITE_JPEG_QUALITY, 95])
+    return jpeg.tobytes()
+
+
+def _write_overlay(reader: BoardReader, photo: Path, reading: Reading, out: Path, image: str | bytes) -> None:
+    """The reading drawn over ``image`` (the photo as read), as ``out/<name>.overlay.jpg``."""
     import cv2
     out.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out / (photo.stem + ".overlay.jpg")), reader.overlay(str(photo), reading))
+    cv2.imwrite(str(out / (photo.stem + ".overlay.jpg")), reader.overlay(image, reading))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", default=str(SHARED))
     ap.add_argument("--overlays", default=None, help="write overlay images into this folder")
     ap.add_argument("--set", default="{}", help="JSON overrides of the reader's configuration (tuning)")
+    ap.add_argument("--rotate", type=int, choices=(0, 90, 180, 270), default=0,
+                    help="turn each photo this many degrees clockwise before reading it")
     args = ap.parse_args(argv)
     folder = Path(args.shared) / "photos" / "real-dev"
     truths = sorted(folder.glob("*.truth.json"))
@@ -53,8 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     for tp in truths:
         photo = tp.with_name(tp.name.replace(".truth.json", ".jpg"))
         truth = parse_state(load_document(str(tp)))
+        image = _photo(photo, args.rotate)
         t0 = time.perf_counter()
-        reading = reader.read(str(photo))
+        reading = reader.read(image)
         dt = time.perf_counter() - t0
         m = compare(reading.state, truth)
         known = sum(1 for t in truth.tiles if t.tile.known)
@@ -66,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
                               m.meeples_found, m.meeples_matched, m.meeples_segment)):
             tot[k] += v
         if args.overlays:
-            _write_overlay(reader, photo, reading, Path(args.overlays))
+            _write_overlay(reader, photo, reading, Path(args.overlays), image)
     prec = tot["mm"] / max(1, tot["mf"])
     rec = tot["mm"] / max(1, tot["mt"])
     f1 = 2 * prec * rec / max(1e-9, prec + rec)
@@ -76,8 +92,9 @@ def main(argv: list[str] | None = None) -> int:
           f"right segment {tot['ms'] / max(1, tot['mt']):.1%} of true meeples")
     labelled = {tp.name.replace(".truth.json", ".jpg") for tp in truths}
     for photo in sorted(p for p in folder.glob("*.jpg") if p.name not in labelled):
+        image = _photo(photo, args.rotate)
         t0 = time.perf_counter()
-        reading = reader.read(str(photo))
+        reading = reader.read(image)
         dt = time.perf_counter() - t0
         tiles = reading.state.tiles
         sides = [math.dist(t.quad[0], t.quad[1]) for t in tiles if t.quad]
@@ -85,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
               f"doubtful {sum('doubtful' in w for w in reading.warnings):>2} figures {len(reading.state.meeples):>2} "
               f"cell side {statistics.median(sides) if sides else 0:5.0f} px | {dt:.2f} s")
         if args.overlays:
-            _write_overlay(reader, photo, reading, Path(args.overlays))
+            _write_overlay(reader, photo, reading, Path(args.overlays), image)
     return 0
 
 

@@ -192,9 +192,10 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     tile = float(cfg["tile_mm"])
     fig_h, fig_t = float(cfg["height_mm"]) / tile, float(cfg["thickness_mm"]) / tile
     a_lo, a_hi = float(cfg["min_area_tiles"]), float(cfg["max_area_tiles"])
-    k = max(3, int(grid.pitch_px * float(cfg["morph_frac"]))) | 1
-    big = int(grid.pitch_px * float(cfg.get("wide_frac", 0.0)))
-    closed, near = _near_board(board_mask, grid.pitch_px, k, float(cfg.get("hole_frac", 0.0)))
+    side = grid.side_px()  # the tile side whichever way the photo is turned
+    k = max(3, int(side * float(cfg["morph_frac"]))) | 1
+    big = int(side * float(cfg.get("wide_frac", 0.0)))
+    closed, near = _near_board(board_mask, side, k, float(cfg.get("hole_frac", 0.0)))
     # for the field and contrast rules
     lab = _remember(memo, "lab", lambda: cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32))
     fieldmask = None
@@ -213,7 +214,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             excl = fieldmask
             if "local_contrast" in spec:
                 if local_d is None:
-                    local_d = _local_difference(blur, lab, grid.pitch_px, float(cfg["local_window"]))
+                    local_d = _local_difference(blur, lab, side, float(cfg["local_window"]))
                 excl = fieldmask & (local_d < float(spec["local_contrast"]))
             m &= ~excl
         if "below_field_hue" in spec:
@@ -227,8 +228,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):
             fill = stats[1:, 4] / np.maximum(stats[1:, 2] * stats[1:, 3], 1)
-            odd = (stats[1:, 4] > a_hi * grid.pitch_px ** 2) | ((fill < float(cfg["min_fill"]))
-                                                                & (stats[1:, 4] >= a_lo * grid.pitch_px ** 2))
+            odd = (stats[1:, 4] > a_hi * side ** 2) | ((fill < float(cfg["min_fill"]))
+                                                       & (stats[1:, 4] >= a_lo * side ** 2))
             if odd.any():
                 odd_ids = 1 + np.nonzero(odd)[0]
                 was_odd = np.isin(lab_img, odd_ids)
@@ -240,7 +241,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
         for i in range(1, n):
             x, y, w, h, a = (int(v) for v in stats[i])
-            if a < 0.25 * a_lo * grid.pitch_px ** 2:
+            if a < 0.25 * a_lo * side ** 2:
                 continue
             ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
             pts = np.c_[xs + x, ys + y].astype(np.float64)

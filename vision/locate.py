@@ -54,6 +54,13 @@ class Grid:
     def to_image(self, pts: np.ndarray) -> np.ndarray:
         return _apply(np.linalg.inv(self.H), pts)
 
+    def side_px(self) -> float:
+        """The tile side in work pixels at the board's middle, however the photo is turned: the
+        longer of one cell step along x and along y (``pitch_px`` is the step along x, which a
+        photo turned a quarter foreshortens: its receding direction is then x, north being the
+        photo's top)."""
+        return tile_side(self.H, self.cols, self.rows)
+
 
 def _apply(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
     p = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
@@ -964,6 +971,16 @@ def grid_pitch(H: np.ndarray, cols: range, rows: range) -> float:
     a = _apply(Hinv, c)
     b = _apply(Hinv, c + [1, 0])
     return float(np.hypot(*(b - a)[0]))
+
+
+def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
+    """The longer of one cell step along x and along y in work pixels, at the middle of cells
+    ``cols`` x ``rows`` of homography ``H`` (work image -> board units): the tile side whichever
+    way the slant foreshortens (see :meth:`Grid.side_px`)."""
+    Hinv = np.linalg.inv(H)
+    c = np.array([[0.5 * (cols.start + cols.stop), 0.5 * (rows.start + rows.stop)]])
+    a, bx, by = _apply(Hinv, np.r_[c, c + [1, 0], c + [0, 1]])
+    return float(max(np.hypot(*(bx - a)), np.hypot(*(by - a))))
 
 
 def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
