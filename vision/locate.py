@@ -327,12 +327,13 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         m = vp_perpendicular(v1, vs, focal, max_cos) if focal[1] > 0 else np.ones(len(vs), dtype=bool)
         return m & far(vs) if far is not None else m
 
+    ok_second = ok2 if focal[1] > 0 or far else None
     second: np.ndarray | None = None
     for a2 in peaks[: max(1, int(cfg.get("vp_second_peaks", 1)))]:
         sel = near(a2) & ~sel1
         if sel.sum() < 3:
             continue
-        v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
+        v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok_second)
         if second is None or support > 0:
             second = v2
         if support > 0:  # the strongest direction a camera can see at right angles to the first
@@ -347,7 +348,7 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         # that most of the other edges' length (not weighed as outline) meets is taken instead
         # when it gathers ``vp_wide_ratio`` times the peak's
         rest = ~sel1
-        vw, support_w = _ransac_vp(segs[rest], raw[rest], tol, iters, rng, ok2 if focal[1] > 0 or far else None)
+        vw, support_w = _ransac_vp(segs[rest], raw[rest], tol, iters, rng, ok_second)
         support_peak = float(raw[rest][_angle_err(segs[rest], second) < tol].sum())
         if support_w > wide * support_peak:
             second = vw
@@ -963,24 +964,25 @@ def _make_grid(rc: _Rectified, px: float, phx: float, py: float, phy: float) -> 
     return Grid(H=H, cols=cols, rows=rows, pitch_px=grid_pitch(H, cols, rows))
 
 
+def _cell_steps(H: np.ndarray, cols: range, rows: range) -> tuple[float, float]:
+    """The image lengths (work pixels) of one cell step along x and along y at the middle of
+    cells ``cols`` x ``rows`` of homography ``H`` (work image -> board units)."""
+    c = np.array([[0.5 * (cols.start + cols.stop), 0.5 * (rows.start + rows.stop)]])
+    a, bx, by = _apply(np.linalg.inv(H), np.r_[c, c + [1, 0], c + [0, 1]])
+    return float(np.hypot(*(bx - a))), float(np.hypot(*(by - a)))
+
+
 def grid_pitch(H: np.ndarray, cols: range, rows: range) -> float:
     """The tile side in work pixels at the middle of cells ``cols`` x ``rows`` of homography
     ``H`` (work image -> board units): the image length of one cell step along x there."""
-    Hinv = np.linalg.inv(H)
-    c = np.array([[0.5 * (cols.start + cols.stop), 0.5 * (rows.start + rows.stop)]])
-    a = _apply(Hinv, c)
-    b = _apply(Hinv, c + [1, 0])
-    return float(np.hypot(*(b - a)[0]))
+    return _cell_steps(H, cols, rows)[0]
 
 
 def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
     """The longer of one cell step along x and along y in work pixels, at the middle of cells
     ``cols`` x ``rows`` of homography ``H`` (work image -> board units): the tile side whichever
     way the slant foreshortens (see :meth:`Grid.side_px`)."""
-    Hinv = np.linalg.inv(H)
-    c = np.array([[0.5 * (cols.start + cols.stop), 0.5 * (rows.start + rows.stop)]])
-    a, bx, by = _apply(Hinv, np.r_[c, c + [1, 0], c + [0, 1]])
-    return float(max(np.hypot(*(bx - a)), np.hypot(*(by - a))))
+    return max(_cell_steps(H, cols, rows))
 
 
 def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:

@@ -20,7 +20,7 @@ import numpy as np
 from scorer import Kind, MeepleEntry, Position, Reading, State, TileEntry, load_catalog
 from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
-from scorer.geometry import SLOTS, joined, rotate_cell, rotate_slot
+from scorer.geometry import EDGES, SLOTS, joined, neighbour, rotate_cell, rotate_slot
 
 from .classify import classify_cells, edgeless_cells, shield_sign, table_samples, warp_board
 from .colours import to_lab
@@ -355,8 +355,7 @@ class BoardReader:
             if t is None:
                 # a tile is laid edge to edge with the board: a corner touching is a score
                 # board's or a box's edge beside the layout, not a tile
-                touches = any((cell[0] + i, cell[1] + j) in chosen
-                              for i, j in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)))
+                touches = any(neighbour(cell, e) in chosen for e in EDGES)
                 if not touches or b.features.get("cell_tile", 0.0) < tile_frac:
                     continue
                 slot: str | None = min((x for x in _SLOT_POS if x != "I"),
