@@ -1624,7 +1624,11 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     is kept with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
     follower of that player stands on the tile. A knight on the city of a J read as an E is
     still on the city. A follower in ``weak`` (cell, player, slot: the reader took the segment
-    beside its foot) gets its slot marked with :data:`SNAPPED_MARK`."""
+    beside its foot) gets its slot marked with :data:`SNAPPED_MARK`; on a tile read otherwise
+    (not the record's tile nor its coat-of-arms twin) its slot is unknown too: which segment
+    lies beside the foot is the read tile's layout, not the record tile's (a thief on the road
+    stub of an A hides the stub, the tile is read as a B, and its foot on the B's field beside
+    the monastery is taken as a monk)."""
     out = {c: tuple(v) for c, v in (before or {}).items()}
     by_cell: dict[Cell, list[tuple[str, str]]] = {}
     for m in meeples:
@@ -1635,7 +1639,11 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
                  or _same_segment(read.tile, read.rot, placed.tile, placed.rot, m.on))
         slot = m.on if known else UNKNOWN_SLOT
         if slot and (m.at, m.player, m.on) in weak:
-            slot += SNAPPED_MARK
+            # read is None / placed is None: nothing to compare (the tile is as read)
+            misread = (read is not None and placed is not None and read.tile.known
+                       and not same_tile(read.tile, read.rot, placed.tile, placed.rot)
+                       and not _twins(read.tile, read.rot, placed.tile, placed.rot))
+            slot = UNKNOWN_SLOT if misread else slot + SNAPPED_MARK
         by_cell.setdefault(m.at, []).append((m.player, slot))
     for c in board:
         out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in shown else None),)
@@ -1669,12 +1677,14 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
     new tile and rotation) made :data:`UNKNOWN_SLOT` where the slot's segment is not the same on
     both tiles (:func:`_segment_at`): those cells' tiles were rewritten, and the slots named
     segments of the tile taken before (they were read on it, or the photo read it too). A slot
-    on a segment both tiles share keeps its meaning; the sightings always say whose follower
-    stood there."""
+    on a segment both tiles share keeps its meaning, unless the reader took it beside the foot
+    (:data:`SNAPPED_MARK`): the segment beside a foot was the old tile's (see :func:`_add_figures`);
+    the sightings always say whose follower stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
-        bare = _sighting(slot)[0]
-        return slot if bare and _same_segment(old, old_rot, new, new_rot, bare) else UNKNOWN_SLOT
+        bare, _ = _sighting(slot)
+        same = bare and bare == slot and _same_segment(old, old_rot, new, new_rot, bare)
+        return slot if same else UNKNOWN_SLOT
     return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
                      for p in photos)
             if c in changed else tuple(photos) for c, photos in seen.items()}

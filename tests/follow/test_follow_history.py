@@ -461,6 +461,42 @@ def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     assert u.segment_index_on_board(laid.meeple, 0) == road  # type: ignore[arg-type]
 
 
+def test_a_foot_moved_beside_it_on_a_tile_read_otherwise_says_nothing() -> None:
+    """Photo game 25: a thief on the road stub of an A hides the stub, so most photos read the
+    tile as a B; its foot on the B's field is moved onto the monastery beside it (``snapped``).
+    Which segment lies beside a foot is the read tile's layout, not the A's: those looks say
+    only that red's follower is there, and four of them no longer outvote the turn's thief."""
+    game = start_game()
+    res = first_step(game)
+    a = tile("A")
+    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
+                     if not game.board.edge_conflicts(c, a, r))
+    road = next(seg for seg in a.segments if seg.kind.value == "road")
+    game.play(Turn("red", a, cell, rot, meeple=rotate_slot(road.slots[0], rot)))
+    truth = photo(game)
+    as_b = replace(_read_as(truth, cell, "B", 0),
+                   meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
+    res = step(res, truth)
+    for _ in range(4):
+        res = follow_step(res.record, res.corrected_state, as_b, evidence=evidence_for(truth),
+                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
+                          snapped=[(cell, "red", "C")])
+    assert res.figures_seen[cell][1:] == ((("red", UNKNOWN_SLOT),),) * 4  # type: ignore[index]
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "A"
+    assert laid.meeple is not None and a.segments[a.segment_index_on_board(laid.meeple, rot)].kind.value == "road"  # type: ignore[index]
+    # the same looks on a photo that reads the A right are a monk seen beside its foot: 4 x 0.5
+    res = first_step(start_game())
+    res = step(res, truth)
+    on_monastery = replace(truth, meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
+    for _ in range(4):
+        res = follow_step(res.record, res.corrected_state, on_monastery, evidence=evidence_for(truth),
+                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
+                          snapped=[(cell, "red", "C")])
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple == "C"
+
+
 def test_photos_that_read_the_tile_otherwise_do_not_hide_a_missed_follower() -> None:
     """Photo game 29: the turn's photo missed the follower; the photos after showed it, but
     three of them read the tile as another one (the slot then says nothing: unknown). The two
@@ -523,6 +559,17 @@ def test_a_rewritten_tile_keeps_the_slots_whose_segment_both_tiles_share() -> No
     out = _forget_slots(seen, {(1, 0): (j, 0, e, 0)})
     assert out[(1, 0)] == ((("red", shared),), None, (("blue", UNKNOWN_SLOT), ("red", shared)))
     assert out[(0, 0)] == seen[(0, 0)]  # a cell not rewritten keeps everything
+
+
+def test_a_rewritten_tile_forgets_the_feet_moved_beside_them_on_the_tile_before() -> None:
+    """A B rewritten into an A (the thief on the A's road stub hid it): a follower the reader
+    moved from the B's field onto its monastery (``~``) was moved by the B's layout, so it no
+    longer names the monastery; one seen on the monastery itself still does."""
+    a, b = tile("A"), tile("B")
+    assert _segment_at(a, 0, "C") == _segment_at(b, 0, "C") is not None
+    seen = {(1, 0): ((("red", "C~"),), (("red", "C"),))}
+    out = _forget_slots(seen, {(1, 0): (b, 0, a, 0)})
+    assert out[(1, 0)] == ((("red", UNKNOWN_SLOT),), (("red", "C"),))
 
 
 def test_a_tile_corrected_into_closing_a_feature_asks_about_a_hidden_follower() -> None:
