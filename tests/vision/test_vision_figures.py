@@ -438,3 +438,25 @@ def test_seen_from_above_a_figure_showing_its_arms_and_legs_is_lying() -> None:
     assert not upright.lying
     off = find_figures(lying, grid, board, {**cfg, "flat_max_vert": 0.0}, ("red",))
     assert not off[0].lying
+
+
+def test_a_figure_read_lying_across_a_road_stays_on_the_road() -> None:
+    """Farmers lie in the fields beside a road, not across it: a figure read lying whose
+    footprint's centre is on the road is a thief whose posture was misjudged (the reader passes
+    ``figures.lying_stay_kinds``). Without that kind, or centred on the field, it is a farmer."""
+    cfg = load_config(None)
+    assert "road" in cfg["figures"]["lying_stay_kinds"]
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east
+    snap = float(cfg["figures"]["stand_snap"])
+    segs = t.tile.segments
+
+    def kind(slot: str | None) -> Kind:
+        i = t.tile.segment_index_on_board(slot, 0) if slot else None
+        assert i is not None
+        return segs[i].kind
+
+    assert kind(_slot_under(t, 0.5, 0.5, True, snap, lying_stay=(Kind.ROAD,))) is Kind.ROAD
+    assert kind(_slot_under(t, 0.5, 0.5, True, snap)) is Kind.FIELD
+    assert kind(_slot_under(t, 0.5, 0.25, True, snap, lying_stay=(Kind.ROAD,))) is Kind.FIELD
