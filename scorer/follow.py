@@ -1747,16 +1747,25 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     completed (then it never comes back to that tile): so every follower a photo shows on a
     tile is that turn's follower, and the photos from the turn to the last one that shows a
     follower on the tile are all looks at it. One photo misses or misplaces a follower often;
-    many photos rarely do. A turn without a follower gets one on the feature the photos show it
-    on most (at least :data:`FIGURE_MIN_SIGHTINGS` photos, in at least half of the photos that
-    show no follower there or where one stands: not those that read the tile otherwise); a
+    many photos rarely do. A turn without a follower gets one when at least half of the photos
+    of its tile show a follower there (on any slot, also those that read the tile otherwise, whose
+    slot is unknown), on the feature the known slots name most (at least
+    :data:`FIGURE_MIN_SIGHTINGS` photos, more votes than any other feature: photo game 29, a
+    thief on an A's road missed by the turn's photo, seen in 8 of the 9 photos after, 4 of them
+    reading a B, then on the road twice, the monastery once and the field once); a
     follower is moved to another feature of its tile that the photos (the turn's own among them)
     show it on more often than on its own, at least :data:`FIGURE_MIN_SIGHTINGS` times: the
     photo of the turn is one look among many, not a better one; a follower still on the board is
     taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
     and more than twice as many as show a follower there, show none (the turn's photo saw a
     figure that was not placed). A sighting the reader took beside the figure's foot (its slot
-    marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE`. The player stays the turn's (owners: :func:`_revise_owners`). Each change is
+    marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
+    beside a road is read on it from some angles), a whole vote between two features that are
+    not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
+    and three times on the monastery was kept a monk at 3 votes to 3), and is always one photo
+    of the :data:`FIGURE_MIN_SIGHTINGS` (photo game 6: a thief on a K's road seen on
+    it once and beside it once, on the field in the turn's photo, was kept a farmer by 1.5
+    votes to 1 because 1.5 fell short of two photos). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
     kept only if the record still replays legally (the feature was free, the player had a
     follower left)."""
     fixed: GameRecord | None = None
@@ -1787,6 +1796,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             continue
         window = [p for p in photos[: last + 1] if p is not None]
         votes: dict[int, float] = {}
+        looks: Counter[int] = Counter()  # photos showing a follower on each segment, however weighed
         for p in window:
             segs: dict[int, float] = {}
             for _, on in p or ():
@@ -1796,19 +1806,29 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
                     segs[x] = max(segs.get(x, 0.0), weight)
             for x, w in segs.items():
                 votes[x] = votes.get(x, 0.0) + w
+                looks[x] += 1
         if not votes:
             continue
-        best, n = max(votes.items(), key=lambda kv: (kv[1], -kv[0]))
+        best, n = max(votes.items(), key=lambda kv: (kv[1], looks[kv[0]], -kv[0]))
         current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
         if best == current:
             continue
         if current is None and t.meeple is None:
-            # photos that saw a follower there on a tile read otherwise (slots unknown) say
-            # nothing about where it stands: they do not count against the feature
-            telling = [p for p in window if not p or any(slot != UNKNOWN_SLOT for _, slot in p)]
-            if n < FIGURE_MIN_SIGHTINGS or 2 * n < len(telling):
+            # that a follower stands there is told by every photo of the tile, its slot known
+            # or not (a tile read otherwise still shows the figure); where it stands only by
+            # the known slots, which must name one feature more than any other
+            present = sum(1 for p in window if p)
+            rival = max((v for x, v in votes.items() if x != best), default=0.0)
+            if looks[best] < FIGURE_MIN_SIGHTINGS or 2 * present < len(window) or n <= rival:
                 continue
-        elif n < FIGURE_MIN_SIGHTINGS or n <= votes.get(current, 0.0):  # type: ignore[arg-type]
+        elif looks[best] < FIGURE_MIN_SIGHTINGS:
+            continue
+        elif current is not None and Kind.FIELD not in (t.tile.segments[best].kind, t.tile.segments[current].kind):
+            # neither is a field: a foot moved beside a road is a farmer's or a thief's, never
+            # a monk's, so between two such features every photo is a whole vote
+            if looks[best] <= looks[current]:
+                continue
+        elif n <= votes.get(current, 0.0):  # type: ignore[arg-type]
             continue
         tried = _with_turn(fixed or record, i, meeple=rotate_slot(t.tile.segments[best].slots[0], t.rot))
         if tried is None:

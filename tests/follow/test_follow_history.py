@@ -461,6 +461,92 @@ def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     assert u.segment_index_on_board(laid.meeple, 0) == road  # type: ignore[arg-type]
 
 
+def test_a_look_moved_beside_the_foot_is_still_one_of_the_photos_needed() -> None:
+    """Photo game 6: the turn's photo put red's thief on the field beside its road; the two
+    photos after saw it on the road, once under its foot and once moved there (``snapped``,
+    half a vote). 1.5 votes to 1 from two photos, the least :data:`FIGURE_MIN_SIGHTINGS`: the
+    thief goes to the road (the half vote weighs in the comparison, not in the photo count)."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="N") if m.at == (1, 0) else m for m in truth.meeples))
+    u = tile("U")
+    road = u.segment_index_on_board("E", 0)
+    res = step(res, on_field)
+    assert u.segment_index_on_board(next(t for t in res.record.turns if t.at == (1, 0)).meeple, 0) != road  # type: ignore[arg-type]
+    res = step(res, truth)
+    res = follow_step(res.record, res.corrected_state, truth, evidence=evidence_for(truth),
+                      evidence_total=res.evidence_total, figures_seen=res.figures_seen,
+                      snapped=[((1, 0), "red", "E")])
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.meeple is not None and u.segment_index_on_board(laid.meeple, 0) == road
+
+
+def test_a_missed_follower_seen_in_most_photos_goes_where_the_known_slots_agree_most() -> None:
+    """Photo game 29: the turn's photo missed blue's thief on an A's road; of the photos after,
+    four read the tile as a B (the thief hides the road stub: a follower is there, its slot
+    unknown), then the road twice, the monastery once, the field once. A follower shows in all
+    but one photo, and the road leads the known slots: the turn gets its thief."""
+    game = start_game()
+    res = first_step(game)
+    a = tile("A")
+    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
+                     if not game.board.edge_conflicts(c, a, r))
+    road = next(seg for seg in a.segments if seg.kind.value == "road")
+    on_road = rotate_slot(road.slots[0], rot)
+    game.play(Turn("red", a, cell, rot, meeple=on_road))
+    truth = photo(game)
+
+    def figure_on(state: State, slot: str | None) -> State:
+        return replace(state, meeples=tuple(replace(m, on=slot) for m in state.meeples if m.at == cell and slot)
+                       + tuple(m for m in state.meeples if m.at != cell))
+
+    res = step(res, figure_on(truth, None), evidence_for(truth))
+    assert next(t for t in res.record.turns if t.at == cell).meeple is None
+    as_b = _read_as(truth, cell, "B", 0)
+    for _ in range(4):
+        res = step(res, as_b, evidence_for(truth))
+    field = _field_slot(a, rot)
+    assert field is not None
+    for slot in ("C", field, on_road):
+        res = step(res, figure_on(truth, slot), evidence_for(truth))
+    assert next(t for t in res.record.turns if t.at == cell).meeple is None  # road 1, monastery 1, field 1
+    res = step(res, truth)
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple is not None and a.segment_index_on_board(laid.meeple, rot) == a.segment_index_on_board(on_road, rot)
+    assert [p for p in res.figures_seen[cell]][1:5] == [(("red", UNKNOWN_SLOT),)] * 4  # type: ignore[index]
+
+
+def test_between_a_road_and_a_monastery_a_foot_moved_beside_the_road_is_a_whole_vote() -> None:
+    """Photo game 21: red's thief on an A's road was read on the monastery in the turn's photo
+    and two more, on the road in four (two of them with the foot moved onto it, half a vote
+    each against a field). A foot beside a road is a farmer's or a thief's, never a monk's: 4
+    photos to 3, the thief goes to the road."""
+    game = start_game()
+    res = first_step(game)
+    a = tile("A")
+    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
+                     if not game.board.edge_conflicts(c, a, r))
+    road = next(seg for seg in a.segments if seg.kind.value == "road")
+    on_road = rotate_slot(road.slots[0], rot)
+    game.play(Turn("red", a, cell, rot, meeple=on_road))
+    truth = photo(game)
+    monk = replace(truth, meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
+
+    def look(prev: FollowResult, state: State, snapped: list) -> FollowResult:
+        return follow_step(prev.record, prev.corrected_state, state, evidence=evidence_for(state),
+                           evidence_total=prev.evidence_total, figures_seen=prev.figures_seen, snapped=snapped)
+
+    moved = [(cell, "red", on_road)]
+    for state, snapped in ((monk, []), (monk, []), (monk, []), (truth, []), (truth, []), (truth, moved)):
+        res = look(res, state, snapped)
+    assert next(t for t in res.record.turns if t.at == cell).meeple == "C"  # 3 photos to 3
+    res = look(res, truth, moved)
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple is not None and a.segment_index_on_board(laid.meeple, rot) == a.segment_index_on_board(on_road, rot)
+
+
 def test_a_foot_moved_beside_it_on_a_tile_read_otherwise_says_nothing() -> None:
     """Photo game 25: a thief on the road stub of an A hides the stub, so most photos read the
     tile as a B; its foot on the B's field is moved onto the monastery beside it (``snapped``).
