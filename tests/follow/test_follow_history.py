@@ -36,6 +36,26 @@ def first_step(game: Game) -> FollowResult:
     return follow_step(None, None, s, evidence=evidence_for(s), evidence_total=None, figures_seen={})
 
 
+def look(prev: FollowResult, state: State, snapped: list, ev: dict | None = None) -> FollowResult:
+    """:func:`step` with the reader's figures moved beside their feet (``snapped``)."""
+    return follow_step(prev.record, prev.corrected_state, state, evidence=ev if ev is not None else evidence_for(state),
+                       evidence_total=prev.evidence_total, figures_seen=prev.figures_seen, snapped=snapped)
+
+
+def thief_on_an_a() -> tuple[FollowResult, tuple[int, int], int, str, State]:
+    """Red laid an A beside the start tile with a thief on its road: the first step's result,
+    the cell, the rotation, the thief's slot and the true photo after the turn."""
+    game = start_game()
+    res = first_step(game)
+    a = tile("A")
+    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
+                     if not game.board.edge_conflicts(c, a, r))
+    road = next(seg for seg in a.segments if seg.kind.value == "road")
+    on_road = rotate_slot(road.slots[0], rot)
+    game.play(Turn("red", a, cell, rot, meeple=on_road))
+    return res, cell, rot, on_road, photo(game)
+
+
 def test_evidence_is_summed_per_cell_across_photos() -> None:
     game = start_game()
     res = first_step(game)
@@ -437,10 +457,6 @@ def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
     moved = [((1, 0), "red", "E")]
 
-    def look(prev: FollowResult, state: State, snapped: list) -> FollowResult:
-        return follow_step(prev.record, prev.corrected_state, state, evidence=evidence_for(state),
-                           evidence_total=prev.evidence_total, figures_seen=prev.figures_seen, snapped=snapped)
-
     u = tile("U")
     road = u.segment_index_on_board("E", 0)
     res = look(res, on_road, moved)  # the turn's photo: on the road, moved there
@@ -476,9 +492,7 @@ def test_a_look_moved_beside_the_foot_is_still_one_of_the_photos_needed() -> Non
     res = step(res, on_field)
     assert u.segment_index_on_board(next(t for t in res.record.turns if t.at == (1, 0)).meeple, 0) != road  # type: ignore[arg-type]
     res = step(res, truth)
-    res = follow_step(res.record, res.corrected_state, truth, evidence=evidence_for(truth),
-                      evidence_total=res.evidence_total, figures_seen=res.figures_seen,
-                      snapped=[((1, 0), "red", "E")])
+    res = look(res, truth, [((1, 0), "red", "E")])
     laid = next(t for t in res.record.turns if t.at == (1, 0))
     assert laid.meeple is not None and u.segment_index_on_board(laid.meeple, 0) == road
 
@@ -488,15 +502,8 @@ def test_a_missed_follower_seen_in_most_photos_goes_where_the_known_slots_agree_
     four read the tile as a B (the thief hides the road stub: a follower is there, its slot
     unknown), then the road twice, the monastery once, the field once. A follower shows in all
     but one photo, and the road leads the known slots: the turn gets its thief."""
-    game = start_game()
-    res = first_step(game)
+    res, cell, rot, on_road, truth = thief_on_an_a()
     a = tile("A")
-    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
-                     if not game.board.edge_conflicts(c, a, r))
-    road = next(seg for seg in a.segments if seg.kind.value == "road")
-    on_road = rotate_slot(road.slots[0], rot)
-    game.play(Turn("red", a, cell, rot, meeple=on_road))
-    truth = photo(game)
 
     def figure_on(state: State, slot: str | None) -> State:
         return replace(state, meeples=tuple(replace(m, on=slot) for m in state.meeples if m.at == cell and slot)
@@ -523,20 +530,9 @@ def test_between_a_road_and_a_monastery_a_foot_moved_beside_the_road_is_a_whole_
     and two more, on the road in four (two of them with the foot moved onto it, half a vote
     each against a field). A foot beside a road is a farmer's or a thief's, never a monk's: 4
     photos to 3, the thief goes to the road."""
-    game = start_game()
-    res = first_step(game)
+    res, cell, rot, on_road, truth = thief_on_an_a()
     a = tile("A")
-    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
-                     if not game.board.edge_conflicts(c, a, r))
-    road = next(seg for seg in a.segments if seg.kind.value == "road")
-    on_road = rotate_slot(road.slots[0], rot)
-    game.play(Turn("red", a, cell, rot, meeple=on_road))
-    truth = photo(game)
     monk = replace(truth, meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
-
-    def look(prev: FollowResult, state: State, snapped: list) -> FollowResult:
-        return follow_step(prev.record, prev.corrected_state, state, evidence=evidence_for(state),
-                           evidence_total=prev.evidence_total, figures_seen=prev.figures_seen, snapped=snapped)
 
     moved = [(cell, "red", on_road)]
     for state, snapped in ((monk, []), (monk, []), (monk, []), (truth, []), (truth, []), (truth, moved)):
@@ -552,33 +548,24 @@ def test_a_foot_moved_beside_it_on_a_tile_read_otherwise_says_nothing() -> None:
     tile as a B; its foot on the B's field is moved onto the monastery beside it (``snapped``).
     Which segment lies beside a foot is the read tile's layout, not the A's: those looks say
     only that red's follower is there, and four of them no longer outvote the turn's thief."""
-    game = start_game()
-    res = first_step(game)
+    res, cell, rot, on_road, truth = thief_on_an_a()
     a = tile("A")
-    cell, rot = next((c, r) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for r in a.rotations()
-                     if not game.board.edge_conflicts(c, a, r))
-    road = next(seg for seg in a.segments if seg.kind.value == "road")
-    game.play(Turn("red", a, cell, rot, meeple=rotate_slot(road.slots[0], rot)))
-    truth = photo(game)
     as_b = replace(_read_as(truth, cell, "B", 0),
                    meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
     res = step(res, truth)
     for _ in range(4):
-        res = follow_step(res.record, res.corrected_state, as_b, evidence=evidence_for(truth),
-                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
-                          snapped=[(cell, "red", "C")])
+        res = look(res, as_b, [(cell, "red", "C")], evidence_for(truth))
     assert res.figures_seen[cell][1:] == ((("red", UNKNOWN_SLOT),),) * 4  # type: ignore[index]
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.tile is not None and laid.tile.id == "A"
     assert laid.meeple is not None and a.segments[a.segment_index_on_board(laid.meeple, rot)].kind.value == "road"  # type: ignore[index]
-    # the same looks on a photo that reads the A right are a monk seen beside its foot: 4 x 0.5
+    # the same looks on photos that read the A right: the monastery, beside the foot, in 4
+    # photos to the road's 1 (between two features that are not fields, each photo a vote)
     res = first_step(start_game())
     res = step(res, truth)
     on_monastery = replace(truth, meeples=tuple(replace(m, on="C") if m.at == cell else m for m in truth.meeples))
     for _ in range(4):
-        res = follow_step(res.record, res.corrected_state, on_monastery, evidence=evidence_for(truth),
-                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
-                          snapped=[(cell, "red", "C")])
+        res = look(res, on_monastery, [(cell, "red", "C")], evidence_for(truth))
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.meeple == "C"
 
