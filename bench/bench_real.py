@@ -43,6 +43,14 @@ def _photo(path: Path, rotate: int) -> str | bytes:
     return jpeg.tobytes()
 
 
+def _read(reader: BoardReader, photo: Path, rotate: int) -> tuple[str | bytes, Reading, float]:
+    """The photo as read (see :func:`_photo`), its reading and the seconds the read took."""
+    image = _photo(photo, rotate)
+    t0 = time.perf_counter()
+    reading = reader.read(image)
+    return image, reading, time.perf_counter() - t0
+
+
 def _write_overlay(reader: BoardReader, photo: Path, reading: Reading, out: Path, image: str | bytes) -> None:
     """The reading drawn over ``image`` (the photo as read), as ``out/<name>.overlay.jpg``."""
     import cv2
@@ -68,10 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     for tp in truths:
         photo = tp.with_name(tp.name.replace(".truth.json", ".jpg"))
         truth = parse_state(load_document(str(tp)))
-        image = _photo(photo, args.rotate)
-        t0 = time.perf_counter()
-        reading = reader.read(image)
-        dt = time.perf_counter() - t0
+        image, reading, dt = _read(reader, photo, args.rotate)
         m = compare(reading.state, truth)
         known = sum(1 for t in truth.tiles if t.tile.known)
         print(f"{photo.name:<36} tiles {m.tiles_found:>3}/{m.tiles_truth:<3} ({known} base) "
@@ -92,10 +97,7 @@ def main(argv: list[str] | None = None) -> int:
           f"right segment {tot['ms'] / max(1, tot['mt']):.1%} of true meeples")
     labelled = {tp.name.replace(".truth.json", ".jpg") for tp in truths}
     for photo in sorted(p for p in folder.glob("*.jpg") if p.name not in labelled):
-        image = _photo(photo, args.rotate)
-        t0 = time.perf_counter()
-        reading = reader.read(image)
-        dt = time.perf_counter() - t0
+        image, reading, dt = _read(reader, photo, args.rotate)
         tiles = reading.state.tiles
         sides = [math.dist(t.quad[0], t.quad[1]) for t in tiles if t.quad]
         print(f"{photo.name:<36} unlabelled: cells {len(tiles):>3} unknown {sum(not t.tile.known for t in tiles):>2} "

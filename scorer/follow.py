@@ -1634,16 +1634,14 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     for m in meeples:
         read = shown.get(m.at)
         placed = board.get(m.at)
-        known = (read is None or placed is None or not read.tile.known
-                 or same_tile(read.tile, read.rot, placed.tile, placed.rot)
-                 or _same_segment(read.tile, read.rot, placed.tile, placed.rot, m.on))
+        # nothing to compare (no record tile, an unknown read) counts as the tile read right
+        misread = (read is not None and placed is not None and read.tile.known
+                   and not same_tile(read.tile, read.rot, placed.tile, placed.rot))
+        known = not misread or _same_segment(read.tile, read.rot, placed.tile, placed.rot, m.on)  # type: ignore[union-attr]
         slot = m.on if known else UNKNOWN_SLOT
         if slot and (m.at, m.player, m.on) in weak:
-            # read is None / placed is None: nothing to compare (the tile is as read)
-            misread = (read is not None and placed is not None and read.tile.known
-                       and not same_tile(read.tile, read.rot, placed.tile, placed.rot)
-                       and not _twins(read.tile, read.rot, placed.tile, placed.rot))
-            slot = UNKNOWN_SLOT if misread else slot + SNAPPED_MARK
+            moved_by_another_layout = misread and not _twins(read.tile, read.rot, placed.tile, placed.rot)  # type: ignore[union-attr]
+            slot = UNKNOWN_SLOT if moved_by_another_layout else slot + SNAPPED_MARK
         by_cell.setdefault(m.at, []).append((m.player, slot))
     for c in board:
         out[c] = out.get(c, ()) + ((tuple(sorted(by_cell.get(c, ()))) if c in shown else None),)
@@ -1682,9 +1680,8 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
     the sightings always say whose follower stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
-        bare, _ = _sighting(slot)
-        same = bare and bare == slot and _same_segment(old, old_rot, new, new_rot, bare)
-        return slot if same else UNKNOWN_SLOT
+        moved = slot.endswith(SNAPPED_MARK)
+        return slot if slot and not moved and _same_segment(old, old_rot, new, new_rot, slot) else UNKNOWN_SLOT
     return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
                      for p in photos)
             if c in changed else tuple(photos) for c, photos in seen.items()}
