@@ -209,6 +209,7 @@ class BoardReader:
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
         coarse: list[tuple[bool, Grid, np.ndarray, dict[str, Any]]] = []
+        split_only: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
         lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
         for lcfg, found in zip(lcfgs, self._map(lambda c: locate_candidates(work, c), lcfgs)):
@@ -227,8 +228,15 @@ class BoardReader:
                 # prefer it where roads cross the tiles' middles); its coarser sibling is
                 # classified too, whatever its check (faint printed seams can check below 0), and
                 # the scores decide
-                coarse += [(by_count, g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
+                sibling = [(by_count, g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
                            and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
+                if not sibling and not by_count:
+                    # no coarser candidate (the comb found only multiples of the true pitch and
+                    # this split): the split grid itself is classified when a slot is left over
+                    # (read.split_without_sibling); reading more cells than the box has tiles,
+                    # it is coarsened after (read.coarser_rounds)
+                    split_only.append((g0, tilecol, lcfg))
+                coarse += sibling
             # an extra grid as coarse as its variant's first competes with that first alone: the
             # variants' masks differ, so their check scores are not on one scale (a finer grid
             # must beat every variant's first, sub-tile cells can pass for tiles)
@@ -255,6 +263,10 @@ class BoardReader:
                 continue
             if not any(same_grid(grid, g) for g, _, _ in out):
                 out.append((grid, tilecol, lcfg))
+        if rcfg.get("split_without_sibling", False):
+            for grid, tilecol, lcfg in split_only:
+                if len(out) < int(rcfg["max_attempts"]) and not any(same_grid(grid, g) for g, _, _ in out):
+                    out.append((grid, tilecol, lcfg))
         return out
 
     def _attempt(self, work: np.ndarray, grid: Grid, tilecol: np.ndarray, lcfg: dict[str, Any],

@@ -453,6 +453,50 @@ def test_a_grid_with_more_board_cells_than_the_box_has_tiles_gets_its_coarser_si
     assert [g for g, _, _ in two._hypotheses(work, [], 72)] == [fine, in_blocks, its_coarse]
 
 
+def test_a_split_grid_without_a_coarser_candidate_is_read_itself_when_a_slot_is_left(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant's grid in blocks (every tile split in 2 x 2) with no coarser candidate among
+    the comb's pitches (it proposed only multiples of the true pitch) is classified itself, after
+    the extras and only while attempts are left, so its reading can be coarsened."""
+    from vision.locate import Grid
+    from vision.reader import BoardReader
+
+    def grid(pitch: float, blocks: float, cells: int) -> Grid:
+        H = np.array([[1 / pitch, 0, 0], [0, 1 / pitch, 0], [0, 0, 1]])
+        return Grid(H=H, cols=range(0, 12), rows=range(0, 12), pitch_px=pitch, blocks=blocks, board_cells=cells)
+
+    multiple, split, other = grid(230.0, 1.0, 2), grid(27.0, 0.05, 158), grid(134.0, 0.75, 9)
+    tilecol = np.zeros((10, 10), dtype=bool)
+    work = np.zeros((10, 10, 3), np.uint8)
+
+    def candidates(work: np.ndarray, cfg: dict) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+        if cfg.get("novelty", True):
+            return [(0.36, multiple), (0.36, split)], tilecol
+        return [(-0.06, other)], tilecol
+
+    monkeypatch.setattr("vision.reader.locate_candidates", candidates)
+    variants = [{}, {"novelty": False}]
+    on = BoardReader(config={"locate_variants": variants, "read": {"max_attempts": 3, "split_without_sibling": True}})
+    assert [g for g, _, _ in on._hypotheses(work, [], 72)] == [multiple, other, split]
+    off = BoardReader(config={"locate_variants": variants, "read": {"max_attempts": 3, "split_without_sibling": False}})
+    assert [g for g, _, _ in off._hypotheses(work, [], 72)] == [multiple, other]
+    full = BoardReader(config={"locate_variants": variants, "read": {"max_attempts": 2, "split_without_sibling": True}})
+    assert [g for g, _, _ in full._hypotheses(work, [], 72)] == [multiple, other]
+
+
+def test_a_board_on_a_tan_plank_table_gets_its_grid_from_the_split_one() -> None:
+    """Procedural tuning photo 7010: on an orange plank table the comb offers only 1.5 and 3
+    times the pitch and its half; the half-pitch grid, read and coarsened, gives the board (it
+    read 4 table-sized cells before)."""
+    synth = pytest.importorskip("vision.synth")
+    from vision.compare import compare
+    from vision.reader import BoardReader
+
+    photo = synth.generate(7010, synth.preset("default"), seed=7010, tiles=40)
+    m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
+    assert m.tiles_exact >= 38
+
+
 def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
     """Procedural 7052: a grid twice too coarse read 73 cells scoring 51 (each cell blurs four
     tiles, the plain table around them passes for fields) and beat the true grid's 39 cells
