@@ -162,8 +162,12 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     area = float(patch * patch)
     max_area = float(cfg["shield_max_area"]) * area
     max_side = float(cfg["shield_max_side"]) * patch
-    small = (stats[:, cv2.CC_STAT_AREA] <= max_area) & (
-        np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= max_side)
+    long_side = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    short_side = np.minimum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT])
+    small = (stats[:, cv2.CC_STAT_AREA] <= max_area) & (long_side <= max_side)
+    # a crest is compact; a sliver (the table seen in the gap along a tile's border, cut off from
+    # the rest of the table by a figure's box) is not
+    small &= short_side >= float(cfg.get("shield_min_aspect", 0.0)) * long_side
     small[0] = False  # the background
     if attached_top is not None and attached_top.any():
         near = cv2.dilate(attached_top.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0

@@ -54,6 +54,25 @@ def test_shield_share_counts_a_crest_in_the_corner_but_not_a_figure_sized_blob()
     assert share[0, 1] == 0.0
 
 
+def test_a_sliver_of_blue_table_along_a_tiles_border_is_no_crest() -> None:
+    """Photo game 65 (blue cloth): a red knight's box cut a strip of the table seen in the gap
+    along the top of an N off the rest of the table (0.23 x 0.02 tiles); it passed for a crest
+    and the N was read M. A blob whose shorter side is under shield_min_aspect of its longer is
+    no crest; a compact one of the same area is."""
+    cfg = load_config()["classify"]
+    patch = 64
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    lab[0:2, 24:40] = (90, 150, 60)  # cell 0: a sliver along the top border, 16 x 2 px
+    lab[20:26, patch + 20: patch + 26] = (90, 150, 60)  # cell 1: a crest, 6 x 6 px
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    share = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, cfg)
+    assert share[0, 0] == 0.0
+    assert share[0, 1] >= float(cfg["shield_min_frac"])
+    lenient = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, {**cfg, "shield_min_aspect": 0.0})
+    assert lenient[0, 0] >= float(cfg["shield_min_frac"])  # the sliver is blue enough to pass otherwise
+
+
 def test_a_dark_blue_blob_against_a_blue_figures_box_is_the_figure_not_a_crest() -> None:
     """Real photo (white table, five players): a blue meeple's shaded foot stuck out below its
     box and passed for a crest (share 0.26 on a G). A blob touching a blue figure's box that is
