@@ -41,12 +41,15 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
-from scorer import Game, State, random_game, replay
-from scorer.catalog import load_catalog
-from scorer.follow import FollowError, Transform, align, follow_step, new_game, same_tile, transform_state
-from scorer.formats import GameRecord
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, not an installed copy
+
+from scorer import Game, State, random_game, replay  # noqa: E402
+from scorer.catalog import load_catalog  # noqa: E402
+from scorer.follow import FollowError, Transform, align, follow_step, new_game, same_tile, transform_state  # noqa: E402
+from scorer.formats import GameRecord  # noqa: E402
 
 MODES = ("every photo", "10% skipped", "2% misread")
 
@@ -80,6 +83,19 @@ def true_states(record: GameRecord) -> tuple[list[State], list[dict[str, int]], 
         states.append(replace(game.state(), scores={}))
         tracks.append(dict(game.track))
     return states, tracks, game.final_report().final
+
+
+def true_finals(record: GameRecord) -> list[dict[str, int]]:
+    """The final totals if the game ended after the start and after every turn (one per state
+    of :func:`true_states`): what a player answering a question about a tile that changes only
+    the end-of-game scores (a coat of arms under a follower) knows to be true."""
+    game = Game.from_record(record)
+    out = [dict(game.final_report().final)]
+    for t in record.turns:
+        game.play(t)
+        if not t.discarded:
+            out.append(dict(game.final_report().final))
+    return out
 
 
 def as_photo(state: State, rng: random.Random, misread: float = 0.0) -> State:
@@ -121,7 +137,8 @@ def pick_photos(n: int, rng: random.Random, skip: float) -> list[int]:
 
 def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
            read: Any = None, from_start: bool = False,
-           retakes_allowed: int = 1) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
+           retakes_allowed: int = 1,
+           finals: list[dict[str, int]] | None = None) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
     ``read(state, prior, take)`` turns a state into the follower's input (photo ``take`` of it
     read by the reader; None when the reader cannot read it); ``from_start`` tells the follower
@@ -129,14 +146,17 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     follower does not use (``FollowResult.used``; a first photo it refuses), is taken again up to
     ``retakes_allowed`` times, as the player told so would; then the game goes on without it. Returns
     the record, the questions asked, whether the truth was always offered, the seconds of each
-    step, the warnings, the photos taken again and the turns' photos left out."""
+    step, the warnings, the photos taken again and the turns' photos left out. The true
+    alternative is the one whose track is the true track and, with ``finals`` (the true final
+    totals if the game ended at each photo, :func:`true_finals`), whose final totals are those
+    too (alternatives with one track differ in what only the end of the game scores)."""
     record: GameRecord | None = None
     previous: State | None = None
     questions, offered, warnings, retakes, left_out = 0, True, 0, 0, 0
     seconds: list[float] = []
     total = None  # the reader's evidence summed over the photos so far (FollowResult.evidence_total)
     figures = None  # the followers seen on each cell so far (FollowResult.figures_seen)
-    for state, track in zip(photos, tracks):
+    for k, (state, track) in enumerate(zip(photos, tracks)):
         res = None
         for take in range(1 + retakes_allowed) if read else (0,):
             retakes += take > 0
@@ -164,7 +184,10 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
         record = res.record
         if res.ambiguous:
             questions += 1
-            hit = next((i for i, a in enumerate(res.alternatives) if dict(a.track) == track), None)
+            hits = [i for i, a in enumerate(res.alternatives) if dict(a.track) == track]
+            if finals is not None and len(hits) > 1:
+                hits = [i for i in hits if dict(res.alternatives[i].final) == finals[k]] or hits
+            hit = hits[0] if hits else None
             offered &= hit is not None
             if ask and hit is not None:
                 record = res.choose(hit)
@@ -230,6 +253,7 @@ class PhotoGame:
     laid: int = 0
     retakes: int = 0
     left_out: int = 0
+    questions: int = 0
     seconds: float = 0.0
     step_seconds: list[float] | None = None
 
@@ -251,6 +275,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     reader = _READER
     record = random_game(seed, ("red", "blue"), turns=turns)
     states, tracks, final = true_states(record)
+    finals = true_finals(record)
     out = PhotoGame(seed, "")
 
     def read(state: State, prior: State | None, take: int) -> Any:
@@ -263,8 +288,8 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
 
     t0 = time.perf_counter()
     try:
-        rec, _, _, step_seconds, warnings, out.retakes, out.left_out = follow(states, tracks, True, read,
-                                                                            from_start=True, retakes_allowed=retakes)
+        rec, out.questions, _, step_seconds, warnings, out.retakes, out.left_out = follow(
+            states, tracks, True, read, from_start=True, retakes_allowed=retakes, finals=finals)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
         out.line = f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})"
@@ -274,7 +299,8 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     out.ok = replay(rec)[1].final == final
     out.good, out.laid = turns_right(record, rec)
     taken = f", {out.retakes} taken again, {out.left_out} left out" if out.retakes or out.left_out else ""
-    out.line = (f"  photos seed {seed}: {'right' if out.ok else 'WRONG'} ({len(states)} photos{taken}, "
+    asked = f", {out.questions} questions" if out.questions else ""
+    out.line = (f"  photos seed {seed}: {'right' if out.ok else 'WRONG'} ({len(states)} photos{taken}{asked}, "
                 f"{warnings} warnings, {out.good}/{out.laid} turns' tiles right, "
                 f"final {dict(replay(rec)[1].final)} vs true {dict(final)})")
     return out
@@ -309,6 +335,7 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     right, total = sum(r.ok for r in done), len(results)
     tiles_right, tiles_total = sum(r.good for r in done), sum(r.laid for r in done)
     retakes, left_out = sum(r.retakes for r in done), sum(r.left_out for r in done)
+    questions = sum(r.questions for r in done)
     share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
     if not done:
         print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
@@ -317,7 +344,8 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     failed = len(results) - len(done)
     print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each"
           f"{f'; {failed} failed with an error, see above' if failed else ''}); turns' tiles right "
-          f"{share}; {retakes} photos taken again, {left_out} left out; median "
+          f"{share}; {questions} questions asked (answered truly); {retakes} photos taken again, {left_out} "
+          "left out; median "
           f"{statistics.median(r.seconds for r in done) * 1000:.0f} ms per photo (render + read + follow), "
           f"median {statistics.median(follow_seconds) * 1000:.1f} ms per follow step")
 

@@ -166,6 +166,13 @@ EVIDENCE_TWIN_MARGIN = 2.0
 #: the alphabet, not by the photos).
 SHIELD_UNSEEN_COST = 0.05
 
+#: A new tile with a coat-of-arms twin (the same tile with or without a crest), a follower
+#: standing on it in the photo, and the photo's evidence for the two within this much of each
+#: other: the crest, if any, is under the follower (the reader's crest evidence fades as a figure
+#: covers the cell). The players are asked which tile it is (:func:`_hidden_crests`): the answer
+#: is worth a point or two at the end, and no photo may show the crest while the follower stays.
+CREST_ASK_GAP = 2.5
+
 
 class FollowError(CarcamError):
     """A game cannot be followed from these inputs (no players, no tiles, unsupported game)."""
@@ -1502,6 +1509,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alt_games = {id(a): g for a, g in past}
             warnings.append("a tile corrected from the photos closes a feature in its own turn: its player may "
                             "have put a follower there (it scored and went home)")
+    if len(alternatives) <= 1 and cev is not None:
+        crest = _hidden_crests(replace(record, turns=record.turns + chosen_turns), end_game, game, chosen_turns,
+                               cev, covered)
+        if crest:
+            alternatives = [a for a, _ in crest]
+            alt_games = {id(a): g for a, g in crest}
+            warnings.append("a follower on a new tile may hide a coat of arms: the players are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -2190,6 +2204,78 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
                                     points={p: g.track[p] - before.track[p] for p in record.players},
                                     summary=summary, hidden_followers=1), _clone(g)))
     return [base, *out] if out else []
+
+
+@cache
+def _shield_twins(tile: TileType, rot: int, expansions: tuple[str, ...] = ()) -> tuple[tuple[TileType, int], ...]:
+    """The tiles of the box (base game with ``expansions``), each at a rotation, that look like
+    ``tile`` at ``rot`` but for their coats of arms: M and N, O and P, ..."""
+    look = _without_shields(tile, rot)
+    own = sum(seg.shield for seg in tile.segments)
+    catalog = load_catalog()
+    box = catalog.box("base", expansions)
+    out = []
+    for tid in sorted(box):
+        other = catalog.tiles[tid]
+        if other.id == tile.id or sum(seg.shield for seg in other.segments) == own:
+            continue
+        for r in other.rotations():
+            if _without_shields(other, r) == look:
+                out.append((other, r))
+                break
+    return tuple(out)
+
+
+def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                   cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new tiles whose coat of arms a follower may hide.
+
+    A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
+    cell in the photo (``covered``) and the photo's evidence for it and its twin within
+    :data:`CREST_ASK_GAP`: the photo cannot tell whether a crest lies under the follower (a
+    knight often stands right on it), and the crest is worth a point at the end (two in a
+    completed city). Returns ``record`` as it is first, then the record with each such tile's
+    twin (when the game replays with it: the box must still hold one), with their games, or
+    ``[]``. Asked when the tile is laid: once answered, the record keeps the players' answer
+    unless later photos show otherwise (the follower gone, the crest seen)."""
+    base_i = len(record.turns) - len(turns)
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[Turn] = []
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    for k, t in enumerate(turns):
+        if t.tile is None or t.at is None or t.discarded or t.at not in covered:
+            continue
+        mine = cev.score(t.at, t.tile, t.rot)
+        for twin, rot in _shield_twins(t.tile, t.rot, tuple(record.expansions)):
+            other = cev.score(t.at, twin, rot)
+            if mine is None or other is None or abs(mine - other) >= CREST_ASK_GAP:
+                continue
+            tried = _with_turn(record, base_i + k, tile=twin, rot=rot)
+            if tried is None:
+                continue
+            rec, g = tried
+            key = tuple(sorted(g.final_report().final.items()))
+            if key in finals:
+                continue
+            finals.add(key)
+            if t not in asked:
+                asked.append(t)
+            summary = f"{_crest_words(twin)} under {t.player}'s follower on the tile at {list(t.at)} ({twin.name()})"
+            out.append((Alternative(turns=turns, record=rec, track=dict(g.track), final=g.final_report().final,
+                                    points={p: g.track[p] - before.track[p] for p in record.players},
+                                    summary=summary), _clone(g)))
+    if not out:
+        return []
+    said = "; ".join(f"{_crest_words(t.tile)} under {t.player}'s follower on the tile at {list(t.at)} "
+                     f"({t.tile.name()})" for t in asked if t.tile is not None and t.at is not None)
+    base = Alternative(turns=turns, record=record, track=dict(end_game.track), final=end_game.final_report().final,
+                       points={p: end_game.track[p] - before.track[p] for p in record.players}, summary=said)
+    return [(base, end_game), *out]
+
+
+def _crest_words(tile: TileType) -> str:
+    """"a coat of arms" or "no coat of arms", as ``tile`` has one or not."""
+    return "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
 
 
 def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:

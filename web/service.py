@@ -378,9 +378,14 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
     rows = [_turn_rows(a.record, len(a.turns)) for a in result.alternatives]
     kinds = {r["follower"] for a, rs in zip(result.alternatives, rows) for t, r in zip(a.turns, rs)
              if t.meeple is not None and r.get("follower") and r["points"].get(t.player)}
+    # alternatives that score alike now differ only at the end (a coat of arms under a follower)
+    at_end = len({tuple(sorted(a.track.items())) for a in result.alternatives}) == 1
     alternatives = []
     for i, (a, rs) in enumerate(zip(result.alternatives, rows)):
-        alternatives.append({"alternative": i, "summary": _headline(a, rs, result.corrected_state, kinds),
+        summary = _headline(a, rs, result.corrected_state, kinds)
+        if at_end:
+            summary += " now; at the end " + ", ".join(f"{p} {n}" for p, n in a.final.items())
+        alternatives.append({"alternative": i, "summary": summary,
                              "points": {p: n for p, n in a.points.items() if n}, "track": dict(a.track),
                              "final": dict(a.final), "detail": a.summary, "hidden_followers": a.hidden_followers,
                              "turns": rs, "record": game_to_json(result.choose(i))})

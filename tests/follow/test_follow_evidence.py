@@ -252,3 +252,43 @@ def test_decode_leaves_the_callers_scores_alone() -> None:
     before = u[(0, 0)].copy()
     decode(u, templates, load_catalog().box("base", ()), reader.cfg["decode"], 5, {(0, 0): ("D", 0)})
     assert np.array_equal(u[(0, 0)], before)
+
+
+def knight_on_an_n() -> tuple[Game, FollowResult, State]:
+    """Red laid an N (a corner city without a coat of arms) north of the start tile, its knight
+    on the city (the city joins the start tile's): the game, the first photo's follow result and
+    the true photo after the turn."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("N"), (0, -1), 180, meeple="Se"))
+    return game, first, photo(game)
+
+
+def test_a_crest_a_knight_may_hide_is_asked_when_the_tile_is_laid() -> None:
+    """The photo cannot tell an N from an M (with a crest) when the evidence for the two is the
+    same (the reader's crest evidence fades under a figure): the players are asked, the answer
+    being worth a point at the end (the city would score 2 + 1 for the crest, unfinished)."""
+    _, first, truth = knight_on_an_n()
+    even = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - 0.3}}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, even))
+    assert res.ambiguous
+    got = {a.record.turns[-1].tile.id: dict(a.final) for a in res.alternatives}
+    assert got == {"N": {"red": 2, "blue": 0}, "M": {"red": 3, "blue": 0}}
+    assert res.alternatives[0].record.turns[-1].tile.id == "N"  # the likelier reading first
+    assert res.alternatives[0].summary == "no coat of arms under red's follower on the tile at [0, -1] (N)"
+    assert res.alternatives[1].summary == "a coat of arms under red's follower on the tile at [0, -1] (M)"
+    assert [dict(a.track) for a in res.alternatives] == [{"red": 0, "blue": 0}] * 2
+
+
+def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile() -> None:
+    game, first, truth = knight_on_an_n()
+    clear = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 2.0}}  # the crest's absence seen
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, clear))
+    assert not res.ambiguous and res.record.turns[-1].tile.id == "N"
+    # the same tile without its knight: nothing hides a crest, the evidence alone decides
+    bare = start_game()
+    bare.play(Turn("red", tile("N"), (0, -1), 180))
+    alone = photo(bare)
+    even = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - 0.3}}
+    res = follow_step(first.record, first.corrected_state, alone, evidence=evidence_for(alone, even))
+    assert not res.ambiguous and res.record.turns[-1].tile.id == "N"

@@ -307,3 +307,29 @@ def test_follow_history_round_trips_through_json() -> None:
     doc = json.loads(json.dumps(history_to_json(total, seen)))
     assert history_from_json(doc) == (total, seen)
     assert history_from_json(None) == (None, None) and history_to_json(None, None) == {}
+
+
+def test_a_crest_question_shows_the_totals_at_the_end() -> None:
+    """A coat of arms a knight may hide changes no score now, only at the end: each answer says
+    the end totals it leads to."""
+    from dataclasses import replace
+
+    from scorer import Game, Turn, load_catalog
+    from scorer.follow import follow_step
+    from web.service import _question
+
+    catalog = load_catalog()
+    game = Game(players=("red", "blue"))
+    game.start(catalog.get("D"))
+    first = follow_step(None, None, replace(game.state(), scores={}))
+    game.play(Turn("red", catalog.get("N"), (0, -1), 180, meeple="Se"))  # a knight on an N's city
+    truth = replace(game.state(), scores={})
+    # the photo's evidence: every cell's own tile far ahead, an M as likely as the N under the knight
+    evidence = {e.at: {(e.tile.id, e.rot): -25.0, ("U", 0): -40.0} for e in truth.tiles}
+    evidence[(0, -1)][("M", 180)] = -25.2
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence)
+    q = _question(res)
+    assert q is not None
+    assert [a["summary"] for a in q["alternatives"]] == [
+        "no coat of arms under red's follower on the tile at [0, -1] (N): no points now; at the end red 2, blue 0",
+        "a coat of arms under red's follower on the tile at [0, -1] (M): no points now; at the end red 3, blue 0"]
