@@ -264,8 +264,14 @@ class BoardReader:
             if not any(same_grid(grid, g) for g, _, _ in out):
                 out.append((grid, tilecol, lcfg))
         if rcfg.get("split_without_sibling", False):
+            # only where the grids read so far hold far fewer board cells than the split grid's
+            # tiles (its cells / 4): then they are too coarse, else the split grid would only cost a
+            # classification of four times the cells
+            most = max((g.board_cells for g, _, _ in out), default=0)
+            ratio = float(rcfg.get("split_cells_ratio", 0.0))
             for grid, tilecol, lcfg in split_only:
-                if len(out) < int(rcfg["max_attempts"]) and not any(same_grid(grid, g) for g, _, _ in out):
+                if len(out) < int(rcfg["max_attempts"]) and not any(same_grid(grid, g) for g, _, _ in out) \
+                        and grid.board_cells / 4 >= ratio * most:
                     out.append((grid, tilecol, lcfg))
         return out
 

@@ -457,7 +457,8 @@ def test_a_split_grid_without_a_coarser_candidate_is_read_itself_when_a_slot_is_
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A variant's grid in blocks (every tile split in 2 x 2) with no coarser candidate among
     the comb's pitches (it proposed only multiples of the true pitch) is classified itself, after
-    the extras and only while attempts are left, so its reading can be coarsened."""
+    the extras, only while attempts are left and only when the grids to be read hold far fewer
+    board cells than it has tiles, so its reading can be coarsened."""
     from vision.locate import Grid
     from vision.reader import BoardReader
 
@@ -482,6 +483,10 @@ def test_a_split_grid_without_a_coarser_candidate_is_read_itself_when_a_slot_is_
     assert [g for g, _, _ in off._hypotheses(work, [], 72)] == [multiple, other]
     full = BoardReader(config={"locate_variants": variants, "read": {"max_attempts": 2, "split_without_sibling": True}})
     assert [g for g, _, _ in full._hypotheses(work, [], 72)] == [multiple, other]
+    # a grid already to be read holds as many board cells as the split grid has tiles: it is not
+    # too coarse, and the split grid (four times the cells to classify) is left out
+    other.board_cells = 30
+    assert [g for g, _, _ in on._hypotheses(work, [], 72)] == [multiple, other]
 
 
 def test_a_board_on_a_tan_plank_table_gets_its_grid_from_the_split_one() -> None:
