@@ -2152,13 +2152,19 @@ def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], score
             warnings.append("the photo's scores match none of the sequences of turns found")
     out = []
     for c in ordered:
-        points = {p: c.game.track[p] - game.track[p] for p in record.players}
         results = c.game.history[len(game.history):]
         summary = "; ".join(_describe_turn(t, r.points) for t, r in zip(c.turns, results))
-        out.append(Alternative(turns=c.turns, record=replace(record, turns=record.turns + c.turns),
-                               track=dict(c.game.track), final=c.game.final_report().final, points=points,
-                               summary=summary, hidden_followers=c.hidden))
+        out.append(_outcome(c.turns, replace(record, turns=record.turns + c.turns), c.game, game, summary, c.hidden))
     return out, [c.game for c in ordered]
+
+
+def _outcome(turns: tuple[Turn, ...], record: GameRecord, game: Game, before: Game, summary: str,
+             hidden_followers: int = 0) -> Alternative:
+    """``record`` (whose game is ``game``) as an alternative for this step's ``turns``: its track,
+    its end totals and the points since ``before`` (the game before the step)."""
+    return Alternative(turns=turns, record=record, track=dict(game.track), final=game.final_report().final,
+                       points={p: game.track[p] - before.track[p] for p in record.players}, summary=summary,
+                       hidden_followers=hidden_followers)
 
 
 def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: Mapping[Cell, Any],
@@ -2172,9 +2178,8 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
     before this step's ``turns``; ``end_game`` the game of ``record``."""
     if not rewritten:
         return []
-    base = (Alternative(turns=turns, record=record, track=dict(end_game.track), final=end_game.final_report().final,
-                        points={p: end_game.track[p] - before.track[p] for p in record.players},
-                        summary="; ".join(_describe_turn(t) for t in turns) or "no new turn"), end_game)
+    base = (_outcome(turns, record, end_game, before, "; ".join(_describe_turn(t) for t in turns) or "no new turn"),
+            end_game)
     out: list[tuple[Alternative, Game]] = []
     tracks = {tuple(end_game.track[p] for p in record.players)}
     for i, t in enumerate(record.turns):
@@ -2200,9 +2205,7 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
             gained = then.history[-1].points.get(t.player, 0)  # what turn i scored
             summary = (f"{t.player} put a follower on the {seg.kind.value} their tile at {list(t.at)} closed (the tile "
                        f"was read otherwise then): {t.player} +{gained}")
-            out.append((Alternative(turns=turns, record=rec, track=dict(g.track), final=g.final_report().final,
-                                    points={p: g.track[p] - before.track[p] for p in record.players},
-                                    summary=summary, hidden_followers=1), _clone(g)))
+            out.append((_outcome(turns, rec, g, before, summary, hidden_followers=1), _clone(g)))
     return [base, *out] if out else []
 
 
@@ -2254,28 +2257,25 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
             if tried is None:
                 continue
             rec, g = tried
-            key = tuple(sorted(g.final_report().final.items()))
+            alt = _outcome(turns, rec, g, before, _crest_question(t, twin))
+            key = tuple(sorted(alt.final.items()))
             if key in finals:
                 continue
             finals.add(key)
             if t not in asked:
                 asked.append(t)
-            summary = f"{_crest_words(twin)} under {t.player}'s follower on the tile at {list(t.at)} ({twin.name()})"
-            out.append((Alternative(turns=turns, record=rec, track=dict(g.track), final=g.final_report().final,
-                                    points={p: g.track[p] - before.track[p] for p in record.players},
-                                    summary=summary), _clone(g)))
+            out.append((alt, _clone(g)))
     if not out:
         return []
-    said = "; ".join(f"{_crest_words(t.tile)} under {t.player}'s follower on the tile at {list(t.at)} "
-                     f"({t.tile.name()})" for t in asked if t.tile is not None and t.at is not None)
-    base = Alternative(turns=turns, record=record, track=dict(end_game.track), final=end_game.final_report().final,
-                       points={p: end_game.track[p] - before.track[p] for p in record.players}, summary=said)
+    base = _outcome(turns, record, end_game, before, "; ".join(_crest_question(t, t.tile) for t in asked if t.tile))
     return [(base, end_game), *out]
 
 
-def _crest_words(tile: TileType) -> str:
-    """"a coat of arms" or "no coat of arms", as ``tile`` has one or not."""
-    return "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
+def _crest_question(t: Turn, tile: TileType) -> str:
+    """One answer to a crest question: turn ``t``'s tile is ``tile``, with or without a coat of
+    arms under the follower."""
+    crest = "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
+    return f"{crest} under {t.player}'s follower on the tile at {list(t.at or ())} ({tile.name()})"
 
 
 def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:
