@@ -38,6 +38,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -70,16 +71,23 @@ class GameOutcome:
     warnings: int
 
 
+def _true_games(record: GameRecord) -> Iterator[Game]:
+    """The game after the start and after every turn that laid a tile (one object, played on:
+    take what is needed from it before the next)."""
+    game = Game.from_record(record)
+    yield game
+    for t in record.turns:
+        game.play(t)
+        if not t.discarded:
+            yield game
+
+
 def true_states(record: GameRecord) -> tuple[list[State], list[dict[str, int]], dict[str, int]]:
     """The state after the start and after every turn (scores stripped), the true track at each
     and the true final totals."""
-    game = Game.from_record(record)
-    states = [replace(game.state(), scores={})]
-    tracks = [dict(game.track)]
-    for t in record.turns:
-        game.play(t)
-        if t.discarded:
-            continue
+    states: list[State] = []
+    tracks: list[dict[str, int]] = []
+    for game in _true_games(record):
         states.append(replace(game.state(), scores={}))
         tracks.append(dict(game.track))
     return states, tracks, game.final_report().final
@@ -89,13 +97,7 @@ def true_finals(record: GameRecord) -> list[dict[str, int]]:
     """The final totals if the game ended after the start and after every turn (one per state
     of :func:`true_states`): what a player answering a question about a tile that changes only
     the end-of-game scores (a coat of arms under a follower) knows to be true."""
-    game = Game.from_record(record)
-    out = [dict(game.final_report().final)]
-    for t in record.turns:
-        game.play(t)
-        if not t.discarded:
-            out.append(dict(game.final_report().final))
-    return out
+    return [dict(game.final_report().final) for game in _true_games(record)]
 
 
 def as_photo(state: State, rng: random.Random, misread: float = 0.0) -> State:
