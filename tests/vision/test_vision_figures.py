@@ -460,3 +460,25 @@ def test_a_figure_read_lying_across_a_road_stays_on_the_road() -> None:
     assert kind(_slot_under(t, 0.5, 0.5, True, snap, lying_stay=(Kind.ROAD,))) is Kind.ROAD
     assert kind(_slot_under(t, 0.5, 0.5, True, snap)) is Kind.FIELD
     assert kind(_slot_under(t, 0.5, 0.25, True, snap, lying_stay=(Kind.ROAD,))) is Kind.FIELD
+
+
+@pytest.mark.parametrize(("name", "segment_min"), [("white-table-5players", 21), ("outdoor-grey-wood-sun", 7)])
+def test_real_figures_keep_their_feature(name: str, segment_min: int) -> None:
+    """On the labelled real photos every figure is found, and nearly all on the feature the
+    truth gives (22 of 26 on the white table, 8 of 8 outdoors). Whether a figure lies (a farmer)
+    or stands decides that feature: a logistic posture model fitted on 1078 figures of the
+    synthetic tuning photos put 1% more of their figures on the right feature, yet only 12 of 26
+    and 3 of 8 here (real meeples' outlines are not our renders'), so a posture or foot rule must
+    pass this before it ships."""
+    photo = SHARED / "photos" / "real-dev" / f"{name}.jpg"
+    if not photo.is_file():
+        pytest.skip("shared real photos not available")
+    from scorer import parse_state
+    from scorer.formats import load_document
+    from vision.compare import compare
+    from vision.reader import BoardReader
+
+    truth = parse_state(load_document(str(photo.with_name(f"{name}.truth.json"))))
+    m = compare(BoardReader().read(str(photo)).state, truth)
+    assert m.meeples_matched == m.meeples_truth == len(truth.meeples)
+    assert m.meeples_segment >= segment_min
