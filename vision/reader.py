@@ -345,7 +345,13 @@ class BoardReader:
         conflicts = _edge_conflicts({c: templates[dec.choice[c]] for c in unary})
         # more cells than the box has tiles: the grid splits tiles (a half or third pitch)
         excess = max(0, len(unary) - sum(box.values()))
-        score = sure - 0.5 * unsure - 2 * conflicts - float(self.cfg["read"]["box_excess_weight"]) * excess
+        # tiles of a kind beyond the box's count: a grid at a third or half of the pitch reads
+        # each tile's parts as plain tiles (straight roads, fields, monasteries) far more often
+        # than the box holds them, even when its cells number no more than the box's tiles
+        kinds = Counter(templates[dec.choice[c]].tile.id for c in unary if best_ll[c] >= float(ccfg["unknown_min_loglik"]))
+        over = sum(max(0, n - box.get(k, 0)) for k, n in kinds.items())
+        score = sure - 0.5 * unsure - 2 * conflicts - float(self.cfg["read"]["box_excess_weight"]) * excess \
+            - float(self.cfg["read"].get("box_over_weight", 0.0)) * over
         return (score, grid, blobs, unary, dec, best_ll)
 
 

@@ -784,3 +784,26 @@ def test_the_tile_side_is_the_same_however_the_slanted_photo_is_turned() -> None
     turned = Grid(H=np.linalg.inv(np.diag([50.0, 100.0, 1.0])), cols=range(0, 4), rows=range(0, 4), pitch_px=50.0)
     assert upright.side_px() == pytest.approx(100.0)
     assert turned.side_px() == pytest.approx(100.0)
+
+
+def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
+    """Photo of turn 7 of follow game 6 (8 tiles on a wooden table): a grid at a third of the
+    pitch cuts each tile into 9 cells that read as plain tiles (straight roads, curves,
+    monasteries), 72 of them, consistent enough with each other to outscore the true grid's 8
+    cells. Far more straight roads and monasteries than the box holds (read.box_over_weight)
+    give it away; without that term the 72 cells win."""
+    from scorer import Game, random_game
+    from vision.reader import BoardReader
+    from vision.synth import generate
+
+    record = random_game(6, ("red", "blue"), turns=20)
+    game = Game.from_record(record)
+    for turn in record.turns[:7]:
+        game.play(turn)
+    state = game.state()
+    assert len(state.tiles) == 8
+    photo = generate(state, None, 6 * 1000 + len(state.tiles))
+    read = BoardReader().read(photo.jpeg, game=state.game, players=state.players)
+    assert len(read.state.tiles) == 8
+    without = BoardReader({"read": {"box_over_weight": 0.0}}).read(photo.jpeg, game=state.game, players=state.players)
+    assert len(without.state.tiles) > 60
