@@ -755,6 +755,11 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
         return f"the photo shows {new} new cells, more than {max_gap} turns can lay, and does not read whole"
     if len(ref) >= EVIDENCE_MIN_TILES and agree < EVIDENCE_MIN_AGREEMENT * len(ref):
         return f"only {agree} of the {len(ref)} tiles played fit this photo (a wrong grid?)"
+    if ref and not agree:
+        # a board of one or two tiles: a photo none of whose cells takes any of them is a
+        # wrong grid too (photo game 139: the start tile and one turn read as five monasteries
+        # and curves, followed as four turns; no photo after fitted that record again)
+        return f"none of the {len(ref)} tiles played fits this photo (a wrong grid?)"
     return None
 
 

@@ -172,6 +172,41 @@ def test_a_table_read_as_tiles_around_the_first_tiles_is_not_used() -> None:
     assert any("more than 4 turns can lay" in w for w in res.warnings)
 
 
+def test_a_photo_in_which_none_of_the_first_tiles_fits_is_not_used() -> None:
+    """Photo game 139: the photo after the second turn read five cells of monasteries and curves
+    (a wrong grid) where the start tile and one turn lay. Below three tiles played the share of
+    them that must fit the photo was not asked, so four turns were followed from it, and no
+    photo after fitted that record again (1 of 20 turns right). A photo none of whose cells
+    takes any tile played is a wrong grid however small the board; one that takes one of them
+    (the other misread) is used."""
+    game = start_game()
+    first = follow_step(None, None, photo(game), from_start=True)
+    at, rot = sorted(game.board.legal_placements(tile("U")))[0][:2]
+    game.play(Turn("red", tile("U"), at, rot))
+    s = photo(game)
+    second = follow_step(first.record, first.corrected_state, s, evidence=evidence_for(s))
+    assert second.used and len(second.turns) == 1
+    record, previous = second.record, second.corrected_state
+    at, rot = sorted(game.board.legal_placements(tile("E")))[0][:2]
+    game.play(Turn("blue", tile("E"), at, rot))
+    s = photo(game)
+    taken = {e.at for e in s.tiles}
+    free = sorted({(x + dx, y) for x, y in taken for dx in (-1, 1)} - taken)[:2]
+    ghosts = tuple(TileEntry(c, tile("B"), 0, 0.9) for c in free)
+    wrong = replace(s, tiles=tuple(replace(e, tile=tile("B"), rot=0) for e in s.tiles) + ghosts)
+    garbage = {c: flat() | {("B", 0): BASE + 10.0} for c in {e.at for e in wrong.tiles}}
+    for e in s.tiles:  # the tiles played rank nowhere near the top in their cells
+        for r in e.tile.rotations():
+            garbage[e.at][(e.tile.id, r)] = BASE - 10.0
+    res = follow_step(record, previous, wrong, evidence=garbage)
+    assert not res.used and res.record == record
+    assert any("none of the 2 tiles played fits" in w for w in res.warnings)
+    # one of them misread, the other still in its place: the photo is used
+    half = evidence_for(s, {at: {("E", r): BASE - 10.0 for r in tile("E").rotations()} | {("B", 0): BASE + 10.0}})
+    res = follow_step(record, previous, s, evidence=half)
+    assert res.used
+
+
 def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
     from vision.reader import BoardReader, choose_attempt, prior_fit
 
