@@ -207,6 +207,33 @@ def test_a_photo_in_which_none_of_the_first_tiles_fits_is_not_used() -> None:
     assert res.used
 
 
+def test_the_start_tile_is_not_put_under_the_new_tiles_follower() -> None:
+    """Photo game 159: the photo of the first turn read the start tile D and the new straight road
+    U, its thief on it, both as D. The start tile fitted either cell as well, and was put on the
+    road's cell (the road then laid where the start tile lies, the thief lost: 8 points at the
+    end). A follower is put on the tile just laid, so of two alignments that fit the record's
+    tiles alike the one that leaves the photo's figure on a new tile is taken."""
+    game = start_game()
+    first = follow_step(None, None, photo(game), from_start=True)
+    game.play(Turn("red", tile("U"), (-1, 0), 0, "W"))
+    s = photo(game)
+    # the photo's own frame: one cell east of the record's (so the wrong alignment is the
+    # unshifted one, which the last tie-break, the smallest shift, would take), the road read D
+    read = replace(s, tiles=tuple(replace(e, at=(e.at[0] + 1, e.at[1]), **({"tile": tile("D"), "rot": 180}
+                                                                           if e.at == (-1, 0) else {}))
+                                  for e in s.tiles),
+                   meeples=tuple(replace(m, at=(m.at[0] + 1, m.at[1])) for m in s.meeples))
+    both = evidence_for(read, {(0, 0): {("D", r): BASE + 5.0 for r in tile("D").rotations()}})
+    res = follow_step(first.record, first.corrected_state, read, evidence=both)
+    assert res.used and len(res.record.turns) == 1
+    turn = res.record.turns[0]
+    start = res.record.start
+    assert start is not None and turn.at is not None
+    # the new tile is the one the thief stands on, beside the start tile on its road
+    assert turn.meeple is not None
+    assert turn.player == "red" and abs(turn.at[0] - start.at[0]) + abs(turn.at[1] - start.at[1]) == 1
+
+
 def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
     from vision.reader import BoardReader, choose_attempt, prior_fit
 
