@@ -754,7 +754,8 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     record is more likely wrong (turns inferred from earlier bad photos, corrected from this
     one) or the gap longer (photos not used); not while the record has fewer than
     :data:`EVIDENCE_MIN_TILES` tiles, which a table's grain or cloth read as tiles surrounds
-    just as wholly."""
+    just as wholly. Below that many tiles the share is not asked, but a photo that fits none of
+    them is a wrong grid all the same."""
     cells = {t.cell(e.at) for e in state.tiles}
     new = len(cells - set(ref))
     whole = (len(ref) >= EVIDENCE_MIN_TILES and all(e.tile.known for e in state.tiles) and set(ref) <= cells

@@ -279,8 +279,11 @@ class BoardReader:
                  templates: list[Template], box: dict[str, int], players: tuple[str, ...] | list[str] | None,
                  prior: State | None, memo: dict[Any, Any] | None = None) -> tuple[Any, ...]:
         """One grid hypothesis classified and decoded; returns it with its score: cells read with
-        confidence, less those in doubt, less twice the edges that do not match. A wrong pitch
-        leaves cells unrecognised or contradicting their neighbours, so it scores low."""
+        confidence, less those in doubt, less twice the edges that do not match, less the cells
+        beyond the box's tiles and the tiles beyond the box's count of their kind
+        (``read.box_excess_weight``, ``read.box_over_weight``). A wrong pitch leaves cells
+        unrecognised or contradicting their neighbours, or reads too many plain tiles, so it
+        scores low."""
         gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         grid = refine_grid(gray, grid, tilecol, self.cfg.get("refine", {}))
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
