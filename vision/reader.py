@@ -343,18 +343,20 @@ class BoardReader:
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
         dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
         doubt = float(self.cfg["decode"]["doubtful_below"])
-        sure = sum(1 for c in unary if dec.confidence[c] >= doubt and best_ll[c] >= float(ccfg["unknown_min_loglik"]))
+        chosen = {c: templates[dec.choice[c]] for c in unary}
+        recognised = [c for c in unary if best_ll[c] >= float(ccfg["unknown_min_loglik"])]
+        sure = sum(1 for c in recognised if dec.confidence[c] >= doubt)
         unsure = len(unary) - sure
-        conflicts = _edge_conflicts({c: templates[dec.choice[c]] for c in unary})
+        conflicts = _edge_conflicts(chosen)
         # more cells than the box has tiles: the grid splits tiles (a half or third pitch)
         excess = max(0, len(unary) - sum(box.values()))
         # tiles of a kind beyond the box's count: a grid at a third or half of the pitch reads
         # each tile's parts as plain tiles (straight roads, fields, monasteries) far more often
         # than the box holds them, even when its cells number no more than the box's tiles
-        kinds = Counter(templates[dec.choice[c]].tile.id for c in unary if best_ll[c] >= float(ccfg["unknown_min_loglik"]))
+        kinds = Counter(chosen[c].tile.id for c in recognised)
         over = sum(max(0, n - box.get(k, 0)) for k, n in kinds.items())
-        score = sure - 0.5 * unsure - 2 * conflicts - float(self.cfg["read"]["box_excess_weight"]) * excess \
-            - float(self.cfg["read"].get("box_over_weight", 0.0)) * over
+        score = sure - 0.5 * unsure - 2 * conflicts - float(rcfg["box_excess_weight"]) * excess \
+            - float(rcfg.get("box_over_weight", 0.0)) * over
         return (score, grid, blobs, unary, dec, best_ll)
 
 
