@@ -28,14 +28,29 @@ def initial_prototypes(cfg: dict[str, Any], profile: dict[str, Any] | None = Non
 
 def adapt_prototypes(lab_pixels: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     """Refine the prototypes on this photo's board pixels (k-means seeded at the prototypes,
-    each step pulled back towards the seed so a missing class cannot wander off)."""
+    each step pulled back towards the seed so a missing class cannot wander off).
+
+    Road is the palest paint on a tile. When its cluster ends no lighter than the city's by
+    ``road_lighter_than_city`` (it wandered onto figure shadows, or a warm lamp turned the road
+    as yellow as the city's tan and the city took it), the clusters are fitted again with
+    lightness weighed as much as colour (``kmeans_lab_weights_lost_road``): under any light the
+    road stays far lighter than the city."""
     if len(lab_pixels) < 50:
         return protos
     rng = np.random.default_rng(0)
     n = int(cfg.get("kmeans_max_pixels", 40000))  # a random sample (12000 cost accuracy on fresh seeds)
     pix = lab_pixels if len(lab_pixels) <= n else lab_pixels[rng.choice(len(lab_pixels), n, replace=False)]
+    cur = _kmeans(pix, protos, cfg, cfg["lab_weights"])
+    margin = cfg.get("road_lighter_than_city")
+    if margin is not None and cur[2, 0] < cur[1, 0] + float(margin):
+        cur = _kmeans(pix, protos, cfg, cfg["kmeans_lab_weights_lost_road"])
+    return cur
+
+
+def _kmeans(pix: np.ndarray, protos: np.ndarray, cfg: dict[str, Any], weights: list[float]) -> np.ndarray:
+    """k-means of ``pix`` from ``protos`` under Lab ``weights``, pulled towards the seeds."""
     pull = float(cfg["prototype_pull"])
-    wts = np.array(cfg["lab_weights"], dtype=np.float32)
+    wts = np.array(weights, dtype=np.float32)
     cur = protos.copy()
     for _ in range(int(cfg["kmeans_iterations"])):
         d = (((pix[:, None, :] - cur[None, :, :]) * wts) ** 2).sum(-1)

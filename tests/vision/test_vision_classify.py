@@ -417,3 +417,41 @@ def test_a_crest_beside_a_red_figure_stays_searchable_but_not_beside_a_blue_one(
     assert red_mask[60, 50] and blue_mask[60, 50]  # the figure itself is hidden either way
     assert not red_mask[beside] and blue_mask[beside]
     assert blue_mask.sum() > red_mask.sum()
+
+
+def test_a_road_yellowed_by_a_warm_lamp_keeps_its_own_colour_class() -> None:
+    """Under a warm lamp the pale road is as yellow as the city's tan and differs from it mainly in
+    lightness; the colour clusters, weighing lightness little, give the road's pixels to the city
+    and the road cluster wanders onto the figures' dark shadows. The lost-road refit finds the
+    road again, lighter than the city and as yellow as the lamp made it."""
+    from vision.colours import adapt_prototypes, initial_prototypes
+    cfg = load_config()["colours"]
+    rng = np.random.default_rng(0)
+
+    def blob(lab: tuple[int, int, int], n: int) -> np.ndarray:
+        return rng.normal(lab, 3.0, (n, 3)).astype(np.float32)
+
+    pixels = np.concatenate([blob((138, 102, 169), 6000),  # field
+                             blob((165, 140, 170), 3000),  # city tan
+                             blob((200, 137, 162), 400),  # road under the lamp
+                             blob((77, 126, 112), 300)])  # shadows of blue figures
+    seeds = initial_prototypes(cfg)
+    lost = adapt_prototypes(pixels, seeds, {**cfg, "road_lighter_than_city": None})
+    assert lost[2, 0] < lost[1, 0]  # without the refit the road class ends on the shadows
+    found = adapt_prototypes(pixels, seeds, cfg)
+    assert found[2, 0] > found[1, 0] + 25
+    assert found[2, 2] > seeds[2, 2] + 5  # it followed the lamp's yellow
+    assert np.allclose(found[:2], lost[:2], atol=3)  # field and city stay where they were
+
+
+def test_roads_are_read_on_a_photo_under_a_warm_lamp() -> None:
+    """A synthetic photo on wood under a 3200 K lamp (tuning seed 8016): roads read as city lost 17
+    of 40 tiles (curves as straights, road-city tiles as plain cities); with the lost-road refit
+    nearly all are right."""
+    photo = generate(8016, preset("default"), seed=8016, tiles=40)
+    assert photo.shot.kelvin < 3500
+    from vision.compare import compare
+    m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
+    assert m.tiles_exact >= 37
+    lost = BoardReader({"colours": {"road_lighter_than_city": None}}).read(photo.jpeg).state
+    assert compare(lost, photo.reading.state).tiles_exact < 30
