@@ -1024,8 +1024,11 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     if not scored:  # no square pair: the comb's best per axis
         scored = [(-np.inf, cand_x[0][0], cand_x[0][1], cand_y[0][0], cand_y[0][1])]
     scored.sort(key=lambda t: -t[0])
-    # the comb's own best pair goes first (the check is a second opinion, not a veto)
-    first = [t for t in scored if t[1] == cand_x[0][0] and t[3] == cand_y[0][0]]
+    # the comb's own best pair goes first (the check is a second opinion, not a veto), unless
+    # its lines miss the seams outright (check below comb_first_min_check): on a sparse board
+    # the comb can settle on a multiple of the pitch
+    first = [t for t in scored if t[1] == cand_x[0][0] and t[3] == cand_y[0][0]
+             and t[0] >= float(cfg.get("comb_first_min_check", -np.inf))]
     scored = first[:1] + [t for t in scored if t not in first[:1]]
     blob = _blob_grid(rc, chk, scored[0][1:], cfg)
     from_outline = blob is not None and abs(blob[0] / scored[0][1] - 1) > 0.1

@@ -409,3 +409,16 @@ def test_a_lone_start_tile_close_up_is_read_as_one_tile() -> None:
     photo = generate(state, None, 46 * 1000 + 1)
     reading = BoardReader().read(photo.jpeg)
     assert [t.tile.id for t in reading.state.tiles] == ["D"]
+
+
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_comb_pitch_whose_lines_miss_the_seams_does_not_go_first() -> None:
+    """Scans tuning photo 9006 (40 tiles spread thinly on wood): the comb settled on three times
+    the pitch, a grid whose lines miss the seams (check -0.09) and which took the first of the
+    reader's three attempts; the board's own grid was never read and 14 of 40 tiles were wrong,
+    12 missed. The comb's pair goes first only when its check is at least
+    locate.comb_first_min_check (0): then the half pitch and its coarser grid, the board's, are
+    read (37 of 40 found, 36 right, when this was written)."""
+    m, before = _with_and_without(_scans_photo(9006), {}, {"locate": {"comb_first_min_check": -1e9}})
+    assert m.tiles_exact >= 0.85 * m.tiles_truth
+    assert before.tiles_exact < 0.75 * before.tiles_truth  # the case this is for
