@@ -121,7 +121,13 @@ def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
             hm |= (h >= lo) & (h <= hi)
         m &= hm
     if "sat" in spec:
-        m &= s >= spec["sat"]
+        sat = np.full(h.shape, float(spec["sat"]))
+        if "sat_glare" in spec:
+            # glare or a bright lamp blends a figure's colour with white: brighter than
+            # ``from_val``, the saturation asked for drops by ``per_val`` a step of value, to ``floor``
+            v0, per, floor = (float(x) for x in spec["sat_glare"])
+            sat = np.maximum(sat - per * np.maximum(v - v0, 0), floor)
+        m &= s >= sat
     if "max_sat" in spec:
         m &= s <= spec["max_sat"]
     if "val" in spec:
