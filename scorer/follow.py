@@ -803,6 +803,37 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     return short, dropped
 
 
+def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
+                         figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
+    """When the last photo used laid several tiles (its turns: those whose cells only it has
+    shown, in ``figures_seen``) and this photo does not show one of them although it shows the
+    board all around it (the cell lies within the span of this photo's tiles): the record
+    without all the last photo's turns, their cells, and the cells not shown. A photo taken
+    every turn lays one tile; a second one is more often a cell of the table read as a tile (a
+    hole in the layout on a green cloth, lit unlike the table around the board) than a skipped
+    photo, and the turn order it implied gave the real tile to the wrong player. So all the
+    last photo's turns go, and this photo, which shows their real tiles again, infers them anew
+    (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
+    if not figures_seen:
+        return None
+    last = [i for i, t in enumerate(record.turns)
+            if t.at is not None and not t.discarded and len(figures_seen.get(t.at, ())) == 1]
+    if len(last) < 2:
+        return None
+    shown = {transform.cell(e.at) for e in state.tiles}
+    if not shown:
+        return None
+    xs, ys = [c[0] for c in shown], [c[1] for c in shown]
+    dropped = {record.turns[i].at for i in last if record.turns[i].at is not None}
+    gone = {c for c in dropped if c not in shown and min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)}
+    if not gone:
+        return None
+    short = replace(record, turns=tuple(t for i, t in enumerate(record.turns) if i not in last))
+    if _replayed(short) is None:
+        return None
+    return short, dropped, gone
+
+
 def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None) -> list[TileEntry]:
     """The tiles of the box that can lie on ``cell`` next to the board, likeliest first by the
     photo's evidence: those within :data:`EVIDENCE_CHOICE_MARGIN` of the best, at most
@@ -1324,6 +1355,22 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             note = (f"{why}; without the {len(dropped)} tiles the last photo added (at "
                     f"{', '.join(str(list(c)) for c in sorted(dropped))}), which this photo does not show, it "
                     "fits: their turns are taken out (cells of the table read as tiles?)")
+            return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
+        vanished = _vanished_last_photo(record, state, transform, figures_seen) if not why else None
+        if vanished is not None:
+            # the last photo laid several tiles and this one, showing the board around them,
+            # lacks one: it was a cell of the table read as a tile, and who laid which of the
+            # others was inferred with it; this photo is followed without the last one's turns
+            short, dropped, gone = vanished
+            res = follow_step(short, previous, new, trust=trust, next_player=next_player, max_gap=max_gap,
+                              budget=budget, evidence=evidence,
+                              evidence_total=None if evidence_total is None else
+                              {c: v for c, v in evidence_total.items() if c not in dropped},
+                              figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
+                              snapped=snapped)
+            note = (f"the last photo laid {len(dropped)} tiles, but this one does not show "
+                    f"{', '.join(str(list(c)) for c in sorted(gone))} among them: the last photo's turns are "
+                    "inferred again from this one (a cell of the table read as a tile?)")
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         if why:
             warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
