@@ -780,9 +780,12 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     turns the last photo used added (their cells seen by that photo alone, in ``figures_seen``)
     and those turns' cells, when this photo fits it nearly whole (:data:`UNDO_MIN_AGREEMENT` of
     its tiles among their cells' likeliest: a wrong grid fitting a smaller record by the usual
-    half would take good turns out) and shows none of those cells. A small
-    board's photo that read cells of the table as tiles (taken as turns) makes every photo after
-    it unfit; this photo, which shows the table there, takes them out. None otherwise."""
+    half would take good turns out). A small board's photo that read cells of the table as
+    tiles (taken as turns) makes every photo after it unfit; this photo takes them out, and the
+    turns it shows since the shorter record are inferred from it again (its real tiles among
+    them: follow photo game 218, whose third photo read 5 cells for 3 tiles, took 4 turns and
+    left every photo after it unused, 1 of 20 turns' tiles right, until this photo was allowed
+    to show some of those cells). None otherwise."""
     if not figures_seen:
         return None
     last = [i for i, t in enumerate(record.turns)
@@ -797,8 +800,7 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
     first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
     transform, agree = _align_by_evidence(ref, evidence, [first])
-    if _unusable(ref, state, transform, agree, max_gap) is not None or agree < UNDO_MIN_AGREEMENT * len(ref) \
-            or any(transform.cell(e.at) in dropped for e in state.tiles):
+    if _unusable(ref, state, transform, agree, max_gap) is not None or agree < UNDO_MIN_AGREEMENT * len(ref):
         return None
     return short, dropped
 
@@ -1353,8 +1355,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                               figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
                               snapped=snapped)
             note = (f"{why}; without the {len(dropped)} tiles the last photo added (at "
-                    f"{', '.join(str(list(c)) for c in sorted(dropped))}), which this photo does not show, it "
-                    "fits: their turns are taken out (cells of the table read as tiles?)")
+                    f"{', '.join(str(list(c)) for c in sorted(dropped))}) it fits: their turns are taken out "
+                    "(cells of the table read as tiles?) and the turns since are inferred from this photo")
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         vanished = _vanished_last_photo(record, state, transform, figures_seen) if not why else None
         if vanished is not None:
