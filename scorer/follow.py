@@ -1344,36 +1344,34 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         transform, agree = _align_by_evidence(ref, evidence, [transform], [m.at for m in state.meeples],
                                               [f.at for f in game.figures])
         why = _unusable(ref, state, transform, agree, max_gap)
-        undone = _undo_last_photo(record, state, evidence, max_gap, figures_seen) if why else None
-        if undone is not None:
-            # the last photo's new tiles are not on this one, which fits the game without them
-            short, dropped = undone
+
+        def again(short: GameRecord, dropped: set[Cell], note: str) -> FollowResult:
+            """This photo followed from ``short`` (the record without the last photo's turns,
+            whose cells are ``dropped``), ``note`` said first."""
             res = follow_step(short, previous, new, trust=trust, next_player=next_player, max_gap=max_gap,
                               budget=budget, evidence=evidence,
                               evidence_total=None if evidence_total is None else
                               {c: v for c, v in evidence_total.items() if c not in dropped},
                               figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
                               snapped=snapped)
-            note = (f"{why}; without the {len(dropped)} tiles the last photo added (at "
-                    f"{', '.join(str(list(c)) for c in sorted(dropped))}) it fits: their turns are taken out "
-                    "(cells of the table read as tiles?) and the turns since are inferred from this photo")
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
+
+        undone = _undo_last_photo(record, state, evidence, max_gap, figures_seen) if why else None
+        if undone is not None:
+            # the last photo's new tiles are not on this one, which fits the game without them
+            short, dropped = undone
+            return again(short, dropped, f"{why}; without the {len(dropped)} tiles the last photo added (at "
+                         f"{', '.join(str(list(c)) for c in sorted(dropped))}) it fits: their turns are taken "
+                         "out (cells of the table read as tiles?) and the turns since are inferred from this photo")
         vanished = _vanished_last_photo(record, state, transform, figures_seen) if not why else None
         if vanished is not None:
             # the last photo laid several tiles and this one, showing the board around them,
             # lacks one: it was a cell of the table read as a tile, and who laid which of the
             # others was inferred with it; this photo is followed without the last one's turns
             short, dropped, gone = vanished
-            res = follow_step(short, previous, new, trust=trust, next_player=next_player, max_gap=max_gap,
-                              budget=budget, evidence=evidence,
-                              evidence_total=None if evidence_total is None else
-                              {c: v for c, v in evidence_total.items() if c not in dropped},
-                              figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
-                              snapped=snapped)
-            note = (f"the last photo laid {len(dropped)} tiles, but this one does not show "
-                    f"{', '.join(str(list(c)) for c in sorted(gone))} among them: the last photo's turns are "
-                    "inferred again from this one (a cell of the table read as a tile?)")
-            return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
+            return again(short, dropped, f"the last photo laid {len(dropped)} tiles, but this one does not show "
+                         f"{', '.join(str(list(c)) for c in sorted(gone))} among them: the last photo's turns "
+                         "are inferred again from this one (a cell of the table read as a tile?)")
         if why:
             warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
             return FollowResult(record=record, turns=(), alternatives=(),
