@@ -774,6 +774,17 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     return None
 
 
+def _without_last_photo(record: GameRecord, figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]]:
+    """The record without the turns the last photo used added (their cells seen by that photo
+    alone, in ``figures_seen``) and those turns' cells (none without ``figures_seen``)."""
+    if not figures_seen:
+        return record, set()
+    last = {i: t.at for i, t in enumerate(record.turns)
+            if t.at is not None and not t.discarded and len(figures_seen.get(t.at, ())) == 1}
+    short = replace(record, turns=tuple(t for i, t in enumerate(record.turns) if i not in last))
+    return short, set(last.values())
+
+
 def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_gap: int,
                      figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]] | None:
     """For a photo that does not fit the record (:func:`_unusable`): the record without the
@@ -786,17 +797,12 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     them: follow photo game 218, whose third photo read 5 cells for 3 tiles, took 4 turns and
     left every photo after it unused, 1 of 20 turns' tiles right, until this photo was allowed
     to show some of those cells). None otherwise."""
-    if not figures_seen:
+    short, dropped = _without_last_photo(record, figures_seen)
+    if not dropped:
         return None
-    last = [i for i, t in enumerate(record.turns)
-            if t.at is not None and not t.discarded and len(figures_seen.get(t.at, ())) == 1]
-    if not last:
-        return None
-    short = replace(record, turns=tuple(t for i, t in enumerate(record.turns) if i not in last))
     game = _replayed(short)
     if game is None:
         return None
-    dropped = {record.turns[i].at for i in last if record.turns[i].at is not None}
     ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
     first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
     transform, agree = _align_by_evidence(ref, evidence, [first])
@@ -816,22 +822,13 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     photo, and the turn order it implied gave the real tile to the wrong player. So all the
     last photo's turns go, and this photo, which shows their real tiles again, infers them anew
     (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
-    if not figures_seen:
-        return None
-    last = [i for i, t in enumerate(record.turns)
-            if t.at is not None and not t.discarded and len(figures_seen.get(t.at, ())) == 1]
-    if len(last) < 2:
-        return None
-    shown = {transform.cell(e.at) for e in state.tiles}
+    short, dropped = _without_last_photo(record, figures_seen)
+    shown = {transform.cell(e.at) for e in state.tiles} if len(dropped) >= 2 else set()
     if not shown:
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
-    dropped = {record.turns[i].at for i in last if record.turns[i].at is not None}
     gone = {c for c in dropped if c not in shown and min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)}
-    if not gone:
-        return None
-    short = replace(record, turns=tuple(t for i, t in enumerate(record.turns) if i not in last))
-    if _replayed(short) is None:
+    if not gone or _replayed(short) is None:
         return None
     return short, dropped, gone
 

@@ -121,7 +121,7 @@ def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
             hm |= (h >= lo) & (h <= hi)
         m &= hm
     if "sat" in spec:
-        sat = np.full(h.shape, float(spec["sat"]))
+        sat: float | np.ndarray = float(spec["sat"])
         if "sat_glare" in spec:
             # glare or a bright lamp blends a figure's colour with white: brighter than
             # ``from_val``, the saturation asked for drops by ``per_val`` a step of value, to ``floor``
