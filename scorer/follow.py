@@ -559,6 +559,21 @@ def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, 
     return {k: max(v, best.get(twin, v) - SHIELD_UNSEEN_COST) if twin is not None else v for k, twin, v in keyed}
 
 
+def _on_a_city(board: Board, meeples: Iterable[MeepleEntry]) -> set[Cell]:
+    """The cells where a follower of the photo stands on a city of the board's tile: the
+    cells whose coat of arms a follower may hide from the photo (:func:`_add_evidence`). A
+    follower on the tile's field or road stands beside the crest, which the photo then shows
+    (photo game 276: a farmer on an N's field for fifteen photos, the crest's absence seen in all
+    but one, and that one misread crest voted the M in)."""
+    out: set[Cell] = set()
+    for m in meeples:
+        placed = board.tiles.get(m.at)
+        seg = _segment_at(placed.tile, placed.rot, m.on.rstrip(SNAPPED_MARK)) if placed is not None else None
+        if seg is not None and seg[0] == Kind.CITY:
+            out.add(m.at)
+    return out
+
+
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
                   covered: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
     """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows.
@@ -1390,7 +1405,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     summed: set[Cell] = set()
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
-        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered))
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles,
+                                                  _on_a_city(game.board, aligned.meeples)))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
@@ -1586,7 +1602,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, covered)
+                              cev, end_game.board.tiles, _on_a_city(end_game.board, aligned.meeples))
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
                            end_game.board.tiles, seen, weak)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),

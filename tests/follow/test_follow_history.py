@@ -261,6 +261,37 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
         sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) >= 5 * 3.0 - 1e-6
 
 
+def test_a_farmer_beside_a_crest_does_not_hide_it_from_the_photos() -> None:
+    """Photo game 276: blue's farmer stood on an N's field (a corner city without a coat of
+    arms) for fourteen photos, each showing no crest (N ahead of its twin M by about 1.3); one
+    photo misread a crest (M ahead by 3). Counted as hiding the crest, the farmer had capped
+    each photo's vote against M at :data:`SHIELD_UNSEEN_COST`, and the one misread photo voted
+    the M in (a point too many at the end). Only a follower on the city may stand on its crest:
+    a farmer's photos vote as they read."""
+    game = start_game()
+    res = first_step(game)
+    m, n = tile("M"), tile("N")
+    cell, rot = next((c, r) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in n.rotations()
+                     if not game.board.edge_conflicts(c, n, r) and game.board.tiles.get(c) is None)
+    farm = _field_slot(n, rot)
+    assert farm is not None
+    game.play(Turn("blue", n, cell, rot, meeple=farm))
+    truth = photo(game)
+    assert truth.meeples and truth.meeples[0].at == cell
+
+    def lean(m_over_n: float) -> dict:
+        return {cell: {("N", r): BASE + 8.0 for r in n.rotations()}
+                | {("M", r): BASE + 8.0 + m_over_n for r in m.rotations()}}
+
+    for _ in range(8):
+        res = step(res, truth, evidence_for(truth, lean(-1.3)))
+    res = step(res, truth, evidence_for(truth, lean(3.0)))
+    for _ in range(2):
+        res = step(res, truth, evidence_for(truth, lean(-1.3)))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "N"
+
+
 def _city_turn(tid: str, game: Game) -> tuple[tuple[int, int], int, str]:
     """A cell and rotation where ``tid`` fits beside the start tile, and its city's slot there."""
     t = tile(tid)

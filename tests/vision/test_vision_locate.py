@@ -71,6 +71,34 @@ def test_axis_candidates_take_the_other_axis_pitch() -> None:
     assert len(cands) == 1 and abs(cands[0][0] - 76.0) <= 1.0
 
 
+def test_the_other_axis_pitch_must_fit_min_teeth_teeth_here_too() -> None:
+    """A short axis (300 px) with three strong lines 110 px apart: near the other axis's 95 px
+    the comb's best is 110, which fits under min_teeth (3) teeth on 300 px. Every other pitch
+    hypothesis must fit them; with ``cross_fit`` this one must too (scans tuning photo 9019)."""
+    x = np.arange(300.0)
+    prof = 0.01 + sum(np.exp(-0.5 * ((x - c) / 1.5) ** 2) for c in (1.0, 111.0, 221.0))
+    cfg = {**_cfg(), "pitch_peaks": 0, "pitch_factors": []}
+    assert [round(p) for p, _, _ in _axis_candidates(prof, 30.0, 400.0, {**cfg, "cross_fit": False}, (95.0,))] == [110]
+    assert _axis_candidates(prof, 30.0, 400.0, {**cfg, "cross_fit": True}, (95.0,)) == []
+
+
+def test_a_stretched_pitch_of_the_other_axis_gets_its_nearby_peaks_tried() -> None:
+    """A steep photo's affine frame is wider than tall: seams every 77 px across, 62 px down. Near
+    62 * 1.24 the comb's best here is a stronger stray line pattern (69 px, grain); the true
+    pitch is the second local maximum there. A stretched target (``stretched``) tries its
+    ``cross_peaks`` best local maxima, a plain one only its best."""
+    x = np.arange(900.0)
+    prof = _seam_profile(77.0, 11.0, 900, 11, road=0.0)
+    for k in range(13):
+        prof += 1.6 * np.exp(-0.5 * ((x - 40.0 - k * 69.0) / 1.5) ** 2)
+    cfg = {**_cfg(), "pitch_peaks": 0, "pitch_factors": [], "cross_peaks": 2, "cross_window": 0.15}
+    target = 62.0 * 1.24
+    plain = _axis_candidates(prof, 30.0, 400.0, cfg, (target,))
+    stretched = _axis_candidates(prof, 30.0, 400.0, cfg, (target,), stretched=(target,))
+    assert not any(abs(p - 77.0) <= 1.0 for p, _, _ in plain)
+    assert any(abs(p - 77.0) <= 1.0 for p, _, _ in stretched)
+
+
 @pytest.mark.parametrize("seed", [5004, 5009])
 def test_locate_synthetic_photo_pitch(seed: int) -> None:
     """On a synthetic photo the found cell is about one tile (not a multiple)."""

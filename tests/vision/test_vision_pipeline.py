@@ -423,3 +423,29 @@ def test_a_comb_pitch_whose_lines_miss_the_seams_does_not_go_first() -> None:
     m, before = _with_and_without(_scans_photo(9006), {}, {"locate": {"comb_first_min_check": -1e9}})
     assert m.tiles_exact >= 0.85 * m.tiles_truth
     assert before.tiles_exact < 0.75 * before.tiles_truth  # the case this is for
+
+
+def test_a_steep_photos_wide_frame_gets_its_pitch_from_the_stretched_other_axis() -> None:
+    """Procedural tuning photo 10008 (40 tiles, tilted 44 degrees, small in the frame): the
+    affine-rectified frame's tiles are about 1.24 times wider than tall (the camera's aspect,
+    locate.metric_aspect). The comb's best near the other axis's pitch was no seam pitch at all,
+    the grid cut across the tiles and 48 cells were read wrong or missed. Each axis also tries the
+    other's pitches stretched by the aspect (locate.cross_metric), at the comb's two best local
+    maxima there: 7 cells wrong when this was written."""
+    from vision import synth
+
+    photo = synth.generate(10008, synth.preset("default"), seed=10008, tiles=40)
+    m, before = _with_and_without(photo, {}, {"locate": {"cross_metric": False}})
+    assert m.tiles_exact >= 0.8 * m.tiles_truth
+    assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
+
+
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_pitch_with_too_few_seams_on_its_axis_is_no_grid() -> None:
+    """Scans tuning photo 9019 (40 tiles, a short rectified axis): the comb's best near the other
+    axis's pitch fitted only two seams on this axis, yet became the first grid (126 px, 8 cells)
+    and 35 cells were read wrong or missed. Such a pitch is no hypothesis (locate.cross_fit): the
+    board's own grid goes first (every tile right when this was written)."""
+    m, before = _with_and_without(_scans_photo(9019), {}, {"locate": {"cross_fit": False}})
+    assert m.tiles_exact >= 0.9 * m.tiles_truth
+    assert before.tiles_exact < 0.6 * before.tiles_truth  # the case this is for
