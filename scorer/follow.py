@@ -165,6 +165,12 @@ EVIDENCE_TWIN_MARGIN = 2.0
 #: the photos of a crest they did not see must not make the twins tie (a tie is then decided by
 #: the alphabet, not by the photos).
 SHIELD_UNSEEN_COST = 0.05
+#: ... and one photo's crest seen there counts at most this much for it (below
+#: :data:`EVIDENCE_TWIN_MARGIN`): the photos that cannot show the crest's absence vote nothing
+#: against it, so a single photo misreading a crest would otherwise outvote all the others and the
+#: players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo).
+#: Two photos that see the crest still rewrite the twin.
+CREST_SEEN_MAX = 1.5
 
 #: A new tile with a coat-of-arms twin (the same tile with or without a crest), a follower
 #: standing on it in the photo, and the photo's evidence for the two within this much of each
@@ -546,7 +552,7 @@ def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
 def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
     """A cell's evidence with every tile that has a coat of arms lifted to the best of its
     twins without one (see :func:`_without_shields`): a crest not seen may be under the
-    follower, while a crest seen is still seen."""
+    follower, while a crest seen is still seen, by at most :data:`CREST_SEEN_MAX` more."""
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -556,7 +562,11 @@ def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, 
         if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
-    return {k: max(v, best.get(twin, v) - SHIELD_UNSEEN_COST) if twin is not None else v for k, twin, v in keyed}
+    out: dict[tuple[str, int], float] = {}
+    for k, twin, v in keyed:
+        plain = best.get(twin) if twin is not None else None
+        out[k] = v if plain is None else min(max(v, plain - SHIELD_UNSEEN_COST), plain + CREST_SEEN_MAX)
+    return out
 
 
 def _on_a_city(board: Board, meeples: Iterable[MeepleEntry]) -> set[Cell]:
