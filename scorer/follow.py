@@ -168,8 +168,10 @@ SHIELD_UNSEEN_COST = 0.05
 #: ... and one photo's crest seen there counts at most this much for it (below
 #: :data:`EVIDENCE_TWIN_MARGIN`): the photos that cannot show the crest's absence vote nothing
 #: against it, so a single photo misreading a crest would otherwise outvote all the others and the
-#: players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo).
-#: Two photos that see the crest still rewrite the twin.
+#: players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo;
+#: 276: an M for an N under a farmer, whose photos showed no crest in all but one). Two photos
+#: that see the crest still rewrite the twin. (A follower beside the crest hides it too: game
+#: 314's farmer on an O's field hid its crest in some photos, so every follower on the tile counts.)
 CREST_SEEN_MAX = 1.5
 
 #: A new tile with a coat-of-arms twin (the same tile with or without a crest), a follower
@@ -566,21 +568,6 @@ def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, 
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None
         out[k] = v if plain is None else min(max(v, plain - SHIELD_UNSEEN_COST), plain + CREST_SEEN_MAX)
-    return out
-
-
-def _on_a_city(board: Board, meeples: Iterable[MeepleEntry]) -> set[Cell]:
-    """The cells where a follower of the photo stands on a city of the board's tile: the
-    cells whose coat of arms a follower may hide from the photo (:func:`_add_evidence`). A
-    follower on the tile's field or road stands beside the crest, which the photo then shows
-    (photo game 276: a farmer on an N's field for fifteen photos, the crest's absence seen in all
-    but one, and that one misread crest voted the M in)."""
-    out: set[Cell] = set()
-    for m in meeples:
-        placed = board.tiles.get(m.at)
-        seg = _segment_at(placed.tile, placed.rot, m.on.rstrip(SNAPPED_MARK)) if placed is not None else None
-        if seg is not None and seg[0] == Kind.CITY:
-            out.add(m.at)
     return out
 
 
@@ -1415,8 +1402,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     summed: set[Cell] = set()
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
-        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles,
-                                                  _on_a_city(game.board, aligned.meeples)))
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
@@ -1612,7 +1598,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, _on_a_city(end_game.board, aligned.meeples))
+                              cev, end_game.board.tiles, covered)
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
                            end_game.board.tiles, seen, weak)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),

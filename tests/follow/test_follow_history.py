@@ -268,13 +268,13 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
         sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) >= 5 * 3.0 - 1e-6
 
 
-def test_a_farmer_beside_a_crest_does_not_hide_it_from_the_photos() -> None:
+def test_one_misread_crest_beside_a_farmer_does_not_rewrite_the_twin() -> None:
     """Photo game 276: blue's farmer stood on an N's field (a corner city without a coat of
     arms) for fourteen photos, each showing no crest (N ahead of its twin M by about 1.3); one
-    photo misread a crest (M ahead by 3). Counted as hiding the crest, the farmer had capped
-    each photo's vote against M at :data:`SHIELD_UNSEEN_COST`, and the one misread photo voted
-    the M in (a point too many at the end). Only a follower on the city may stand on its crest:
-    a farmer's photos vote as they read."""
+    photo misread a crest (M ahead by 3). A follower on the tile may hide the crest (game 314's
+    farmer hid an O's in some photos), so those photos vote against M by no more than
+    :data:`SHIELD_UNSEEN_COST` each, and the one misread photo voted the M in (a point too many
+    at the end). A crest seen under a follower counts at most :data:`CREST_SEEN_MAX` a photo."""
     game = start_game()
     res = first_step(game)
     m, n = tile("M"), tile("N")
