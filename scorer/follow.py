@@ -165,7 +165,8 @@ EVIDENCE_TWIN_MARGIN = 2.0
 #: the photos of a crest they did not see must not make the twins tie (a tie is then decided by
 #: the alphabet, not by the photos).
 SHIELD_UNSEEN_COST = 0.05
-#: ... and one photo's crest seen there counts at most this much for it (below
+#: ... and one photo's crest seen there (or, where no follower stands, seen or not) counts at most
+#: this much for it or against it (below
 #: :data:`EVIDENCE_TWIN_MARGIN`): the photos that cannot show the crest's absence vote nothing
 #: against it, so a single photo misreading a crest would otherwise outvote all the others and the
 #: players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo;
@@ -551,10 +552,12 @@ def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
     return _segments_look(tile, rot, shields=False)
 
 
-def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
-    """A cell's evidence with every tile that has a coat of arms lifted to the best of its
-    twins without one (see :func:`_without_shields`): a crest not seen may be under the
-    follower, while a crest seen is still seen, by at most :data:`CREST_SEEN_MAX` more."""
+def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True) -> dict[tuple[str, int], float]:
+    """A cell's evidence with every tile that has a coat of arms held within
+    :data:`CREST_SEEN_MAX` of the best of its twins without one (see :func:`_without_shields`):
+    one photo never tells the twins apart alone. Where a follower may hide the crest
+    (``hidden``) it is also lifted to that twin's less :data:`SHIELD_UNSEEN_COST`: a crest not
+    seen may be under the follower, while a crest seen is still seen."""
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -567,7 +570,8 @@ def _shields_unseen(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, 
     out: dict[tuple[str, int], float] = {}
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None
-        out[k] = v if plain is None else min(max(v, plain - SHIELD_UNSEEN_COST), plain + CREST_SEEN_MAX)
+        low = plain - (SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX) if plain is not None else v
+        out[k] = v if plain is None else min(max(v, low), plain + CREST_SEEN_MAX)
     return out
 
 
@@ -579,7 +583,9 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     count against the tiles that have one (:func:`_shields_unseen`): a follower on a city often
     stands on its crest, and one that stays there for many turns would otherwise outvote the
     photos that show the crest once it has gone home (when the city is complete, so the record
-    is rewritten and rescored then). A crest seen still counts."""
+    is rewritten and rescored then). A crest seen still counts. On every cell one photo counts
+    at most :data:`CREST_SEEN_MAX` between a tile and its shield twin (photo game 305: an R's
+    third photo, the first without its follower in it, read a crest by 3 and took the Q)."""
     catalog = load_catalog()
     hidden = set(covered)
     out: dict[Cell, tuple[int, dict[tuple[str, int], float]]] = {
@@ -589,7 +595,7 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
         if c is None:
             continue
         n, sums = out.get(cell, (0, {}))
-        values = _shields_unseen(cev.evidence[c]) if cell in hidden else cev.evidence[c]
+        values = _shields_unseen(cev.evidence[c], cell in hidden)
         for (tid, r), v in values.items():
             tile = catalog.get(tid)
             if tile is None:

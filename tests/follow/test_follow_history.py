@@ -257,7 +257,8 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
     after = res.evidence_total[cell][1]
     seen_twice = max(after[("M", q)] for q in m.rotations() if ("M", q) in after) - after[("N", n_rot)]
     assert seen_twice == pytest.approx(seen_once + CREST_SEEN_MAX)  # M led by 3.0 in this photo
-    # the same photos without the follower in them vote for N, photo after photo
+    # the same photos without the follower in them vote for N, photo after photo (each by at
+    # most CREST_SEEN_MAX: one photo never tells the twins apart alone)
     bare = replace(truth, meeples=())
     res2 = first_step(start_game())
     for _ in range(5):
@@ -265,7 +266,7 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
     assert res2.evidence_total is not None
     sums2 = res2.evidence_total[cell][1]
     assert max(sums2[("N", q)] for q in n.rotations() if ("N", q) in sums2) - max(
-        sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) >= 5 * 3.0 - 1e-6
+        sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) == pytest.approx(5 * CREST_SEEN_MAX)
 
 
 def test_one_misread_crest_beside_a_farmer_does_not_rewrite_the_twin() -> None:
@@ -321,6 +322,23 @@ def test_one_photo_seeing_a_crest_under_a_knight_does_not_rewrite_the_twin() -> 
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "N"  # type: ignore[union-attr]
     for _ in range(2):  # two more photos see the crest: now it is there
         res = step(res, truth, evidence_for(truth, lean(2.3)))
+    assert next(t for t in res.record.turns if t.at == cell).tile.id == "M"  # type: ignore[union-attr]
+
+
+def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
+    """Photo game 305: an R laid in the eighteenth turn with a follower on it; its third photo,
+    the first without the follower in it, read a crest (Q ahead by 3) and, the two photos before
+    voting next to nothing under the follower, took the Q alone (a point too many). Where no
+    follower stands, a photo also counts at most :data:`CREST_SEEN_MAX` between twins."""
+    res, cell, _, truth = _city_follower("N")
+    m, n = tile("M"), tile("N")
+    crest = {cell: {("N", r): BASE + 8.0 for r in n.rotations()} | {("M", r): BASE + 11.0 for r in m.rotations()}}
+    for _ in range(2):
+        res = step(res, truth, evidence_for(truth, {cell: {("N", r): BASE + 8.0 for r in n.rotations()}}))
+    bare = replace(truth, meeples=())
+    res = step(res, bare, evidence_for(bare, crest))
+    assert next(t for t in res.record.turns if t.at == cell).tile.id == "N"  # type: ignore[union-attr]
+    res = step(res, bare, evidence_for(bare, crest))  # a second photo showing the crest
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "M"  # type: ignore[union-attr]
 
 
