@@ -269,6 +269,25 @@ def test_a_follower_on_a_city_keeps_its_photos_from_voting_on_the_coat_of_arms()
         sums2[("M", q)] for q in m.rotations() if ("M", q) in sums2) == pytest.approx(5 * CREST_SEEN_MAX)
 
 
+def _m_over_n(cell: tuple[int, int], m_over_n: float) -> dict:
+    """Evidence boosts for ``cell``: N at every rotation, and its shield twin M ``m_over_n`` ahead."""
+    m, n = tile("M"), tile("N")
+    return {cell: {("N", r): BASE + 8.0 for r in n.rotations()} | {("M", r): BASE + 8.0 + m_over_n for r in m.rotations()}}
+
+
+def _laid(res: FollowResult, cell: tuple[int, int]) -> str | None:
+    """The id of the tile the record has on ``cell``."""
+    t = next(t for t in res.record.turns if t.at == cell).tile
+    return t.id if t is not None else None
+
+
+def _photos(res: FollowResult, truth: State, cell: tuple[int, int], leans: list[float]) -> FollowResult:
+    """``res`` followed through one photo of ``truth`` per lean of M over N on ``cell``."""
+    for lean in leans:
+        res = step(res, truth, evidence_for(truth, _m_over_n(cell, lean)))
+    return res
+
+
 def test_one_misread_crest_beside_a_farmer_does_not_rewrite_the_twin() -> None:
     """Photo game 276: blue's farmer stood on an N's field (a corner city without a coat of
     arms) for fourteen photos, each showing no crest (N ahead of its twin M by about 1.3); one
@@ -278,7 +297,7 @@ def test_one_misread_crest_beside_a_farmer_does_not_rewrite_the_twin() -> None:
     at the end). A crest seen under a follower counts at most :data:`CREST_SEEN_MAX` a photo."""
     game = start_game()
     res = first_step(game)
-    m, n = tile("M"), tile("N")
+    n = tile("N")
     cell, rot = next((c, r) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in n.rotations()
                      if not game.board.edge_conflicts(c, n, r) and game.board.tiles.get(c) is None)
     farm = _field_slot(n, rot)
@@ -287,17 +306,8 @@ def test_one_misread_crest_beside_a_farmer_does_not_rewrite_the_twin() -> None:
     truth = photo(game)
     assert truth.meeples and truth.meeples[0].at == cell
 
-    def lean(m_over_n: float) -> dict:
-        return {cell: {("N", r): BASE + 8.0 for r in n.rotations()}
-                | {("M", r): BASE + 8.0 + m_over_n for r in m.rotations()}}
-
-    for _ in range(8):
-        res = step(res, truth, evidence_for(truth, lean(-1.3)))
-    res = step(res, truth, evidence_for(truth, lean(3.0)))
-    for _ in range(2):
-        res = step(res, truth, evidence_for(truth, lean(-1.3)))
-    laid = next(t for t in res.record.turns if t.at == cell)
-    assert laid.tile is not None and laid.tile.id == "N"
+    res = _photos(res, truth, cell, [-1.3] * 8 + [3.0] + [-1.3] * 2)
+    assert _laid(res, cell) == "N"
 
 
 def test_one_photo_seeing_a_crest_under_a_knight_does_not_rewrite_the_twin() -> None:
@@ -308,21 +318,10 @@ def test_one_photo_seeing_a_crest_under_a_knight_does_not_rewrite_the_twin() -> 
     under a follower counts at most :data:`CREST_SEEN_MAX` a photo: it takes two."""
     assert CREST_SEEN_MAX < EVIDENCE_TWIN_MARGIN
     res, cell, _, truth = _city_follower("N")
-    m, n = tile("M"), tile("N")
-
-    def lean(m_over_n: float) -> dict:
-        return {cell: {("N", r): BASE + 8.0 for r in n.rotations()}
-                | {("M", r): BASE + 8.0 + m_over_n for r in m.rotations()}}
-
-    for _ in range(5):
-        res = step(res, truth, evidence_for(truth, lean(-1.5)))
-    res = step(res, truth, evidence_for(truth, lean(2.3)))
-    for _ in range(3):
-        res = step(res, truth, evidence_for(truth, lean(-1.5)))
-    assert next(t for t in res.record.turns if t.at == cell).tile.id == "N"  # type: ignore[union-attr]
-    for _ in range(2):  # two more photos see the crest: now it is there
-        res = step(res, truth, evidence_for(truth, lean(2.3)))
-    assert next(t for t in res.record.turns if t.at == cell).tile.id == "M"  # type: ignore[union-attr]
+    res = _photos(res, truth, cell, [-1.5] * 5 + [2.3] + [-1.5] * 3)
+    assert _laid(res, cell) == "N"
+    res = _photos(res, truth, cell, [2.3, 2.3])  # two more photos see the crest: now it is there
+    assert _laid(res, cell) == "M"
 
 
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
