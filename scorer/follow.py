@@ -1595,16 +1595,22 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alternatives = [a for a, _ in crest]
             alt_games = {id(a): g for a, g in crest}
             warnings.append("a follower on a new tile may hide a coat of arms: the players are asked")
+    total = None
+    if cev is not None:
+        total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
+                              cev, end_game.board.tiles, covered)
+    if len(alternatives) <= 1 and total is not None:
+        crest = _crests_that_now_count(record, game, chosen_turns, end_game, total)
+        if crest:
+            alternatives = [a for a, _ in crest]
+            alt_games = {id(a): g for a, g in crest}
+            warnings.append("a coat of arms the photos cannot tell now changes the score: the players are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
         _remember(alt.record, alt_games[id(alt)])
     for c, e in new_entries.items():
         confidence[c] = _conf(e.confidence)
-    total = None
-    if cev is not None:
-        total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, covered)
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
                            end_game.board.tiles, seen, weak)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
@@ -2348,6 +2354,60 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_crest_question(t, t.tile) for t in asked if t.tile))
     return [(base, end_game), *out]
+
+
+def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
+                           total: EvidenceTotal) -> list[tuple[Alternative, Game]]:
+    """Alternatives for tiles laid before this step whose coat of arms the photos could not tell
+    and which only this step's turns make count.
+
+    A crest under a follower is asked about when its tile is laid (:func:`_hidden_crests`), but
+    only when it changes the score then: a farmer beside an M's city does not own it, so M or N
+    scores alike until a knight joins the city (photo game 326: blue's knight joined it five
+    turns later, the photos under the farmer tied, and N kept its crest's point from blue). So
+    for each earlier turn's tile with a shield twin whose evidence summed over the photos
+    (``total``) is within :data:`CREST_ASK_GAP` of its own, the twin is offered when it changes
+    the end totals with this step's turns and did not without them (asked once, when it starts
+    to count). Returns the record as it is first, then each twin's, with their games, or []."""
+    full = replace(record, turns=record.turns + turns)
+    summed = _SummedEvidence(total, least=1)
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    before_final = before.final_report().final
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[tuple[Turn, TileType]] = []
+    for i, t in enumerate(record.turns):
+        if t.tile is None or t.at is None or t.discarded:
+            continue
+        mine = summed.score(t.at, t.tile, t.rot)
+        for twin, rot in _shield_twins(t.tile, t.rot, tuple(record.expansions)):
+            other = summed.score(t.at, twin, rot)
+            if mine is None or other is None or abs(mine - other) >= CREST_ASK_GAP:
+                continue
+            then = _with_turn(record, i, tile=twin, rot=rot)
+            if then is None or dict(then[1].final_report().final) != dict(before_final):
+                continue  # it counted already (or cannot be): asked when it started to
+            tried = _with_turn(full, i, tile=twin, rot=rot)
+            if tried is None:
+                continue
+            rec, g = tried
+            alt = _outcome(turns, rec, g, before, _crest_answer(t, twin))
+            key = tuple(sorted(alt.final.items()))
+            if key in finals:
+                continue
+            finals.add(key)
+            asked.append((t, t.tile))
+            out.append((alt, _clone(g)))
+    if not out:
+        return []
+    base = _outcome(turns, full, end_game, before, "; ".join(_crest_answer(t, tile) for t, tile in asked))
+    return [(base, end_game), *out]
+
+
+def _crest_answer(t: Turn, tile: TileType) -> str:
+    """One answer to a question about an earlier tile's coat of arms: turn ``t``'s tile is
+    ``tile``, with or without one."""
+    crest = "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
+    return f"{crest} on {t.player}'s tile at {list(t.at or ())} ({tile.name()})"
 
 
 def _crest_question(t: Turn, tile: TileType) -> str:

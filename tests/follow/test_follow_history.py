@@ -341,6 +341,60 @@ def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() ->
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "M"  # type: ignore[union-attr]
 
 
+def _farm_then_knight() -> tuple[Turn, Turn]:
+    """Blue lays an N beside the start tile with a farmer on its field, then red an E joining
+    the N's city (still open) with a knight on it."""
+    n, e = tile("N"), tile("E")
+    base = start_game()
+    for c, r in base.board.legal_placements(n):
+        farm = _field_slot(n, r)
+        if farm is None:
+            continue
+        first = Turn("blue", n, c, r, meeple=farm)
+        after = start_game()
+        after.play(first)
+        for c2, r2 in after.board.legal_placements(e):
+            slot = next(rotate_slot(x, r2) for sg in e.segments if sg.kind.value == "city" for x in sg.slots)
+            probe = start_game()
+            probe.play(first)
+            try:
+                probe.play(Turn("red", e, c2, r2, meeple=slot))
+            except Exception:  # noqa: BLE001 - the city is taken there: try the next placement
+                continue
+            if any(c in ev.cells and ev.phase == "end" and ev.player == "red"
+                   for ev in probe.final_report().events if ev.what == "city"):
+                return first, Turn("red", e, c2, r2, meeple=slot)
+    raise AssertionError("no such placements")
+
+
+def test_a_crest_the_photos_cannot_tell_is_asked_when_it_starts_to_count() -> None:
+    """Photo game 326: blue laid an M with a farmer on its field; the photos under the farmer
+    tied M and N, and a farmer does not own the city, so the crest changed no score and no one
+    was asked. Later a knight joined the city: the crest was worth a point, the record kept N. A
+    tile laid before whose shield twin the summed evidence cannot tell from it is asked about in
+    the step whose turns make it count, and only then."""
+    first, second = _farm_then_knight()
+    cell = first.at
+    assert cell is not None
+    game = start_game()
+    res = first_step(game)
+    game.play(first)
+    truth = photo(game)
+    res = _photos(res, truth, cell, [-0.3])
+    assert not res.ambiguous  # the crest would change no score: not asked
+    res = _photos(res, truth, cell, [-0.3, -0.3])
+    game.play(second)
+    later = photo(game)
+    res = _photos(res, later, cell, [-0.3])
+    assert res.ambiguous, res.warnings
+    got = {next(t for t in a.record.turns if t.at == cell).tile.id: dict(a.final)  # type: ignore[union-attr]
+           for a in res.alternatives}
+    assert set(got) == {"N", "M"} and got["M"]["red"] == got["N"]["red"] + 1
+    assert any("a coat of arms on blue's tile" in a.summary for a in res.alternatives)
+    res = _photos(res, later, cell, [-0.3])
+    assert not res.ambiguous  # asked once, when it started to count
+
+
 def _city_turn(tid: str, game: Game) -> tuple[tuple[int, int], int, str]:
     """A cell and rotation where ``tid`` fits beside the start tile, and its city's slot there."""
     t = tile(tid)
