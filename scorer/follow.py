@@ -2314,6 +2314,39 @@ def _shield_twins(tile: TileType, rot: int, expansions: tuple[str, ...] = ()) ->
     return tuple(out)
 
 
+def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
+                 expansions: tuple[str, ...]) -> list[tuple[TileType, int]]:
+    """The shield twins of turn ``t``'s tile (:func:`_shield_twins`) whose evidence (``score``:
+    a photo's or the photos' summed) is within :data:`CREST_ASK_GAP` of the tile's own: the
+    crest the photos cannot tell."""
+    if t.tile is None or t.at is None or t.discarded:
+        return []
+    mine = score(t.at, t.tile, t.rot)
+    out: list[tuple[TileType, int]] = []
+    for twin, rot in _shield_twins(t.tile, t.rot, expansions):
+        other = score(t.at, twin, rot)
+        if mine is not None and other is not None and abs(mine - other) < CREST_ASK_GAP:
+            out.append((twin, rot))
+    return out
+
+
+def _twin_alternative(record: GameRecord, i: int, twin: TileType, rot: int, turns: tuple[Turn, ...],
+                      before: Game, summary: str, finals: set[tuple[Any, ...]]) -> tuple[Alternative, Game] | None:
+    """``record`` with turn ``i``'s tile replaced by its shield ``twin`` as an alternative for this
+    step's ``turns`` (with its game), or None when the game does not replay with it or its end
+    totals are among ``finals`` already (which it then joins)."""
+    tried = _with_turn(record, i, tile=twin, rot=rot)
+    if tried is None:
+        return None
+    rec, g = tried
+    alt = _outcome(turns, rec, g, before, summary)
+    key = tuple(sorted(alt.final.items()))
+    if key in finals:
+        return None
+    finals.add(key)
+    return alt, _clone(g)
+
+
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                    cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
@@ -2331,25 +2364,15 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     asked: list[Turn] = []
     finals = {tuple(sorted(end_game.final_report().final.items()))}
     for k, t in enumerate(turns):
-        if t.tile is None or t.at is None or t.discarded or t.at not in covered:
+        if t.at not in covered:
             continue
-        mine = cev.score(t.at, t.tile, t.rot)
-        for twin, rot in _shield_twins(t.tile, t.rot, tuple(record.expansions)):
-            other = cev.score(t.at, twin, rot)
-            if mine is None or other is None or abs(mine - other) >= CREST_ASK_GAP:
+        for twin, rot in _close_twins(t, cev.score, tuple(record.expansions)):
+            got = _twin_alternative(record, base_i + k, twin, rot, turns, before, _crest_question(t, twin), finals)
+            if got is None:
                 continue
-            tried = _with_turn(record, base_i + k, tile=twin, rot=rot)
-            if tried is None:
-                continue
-            rec, g = tried
-            alt = _outcome(turns, rec, g, before, _crest_question(t, twin))
-            key = tuple(sorted(alt.final.items()))
-            if key in finals:
-                continue
-            finals.add(key)
             if t not in asked:
                 asked.append(t)
-            out.append((alt, _clone(g)))
+            out.append(got)
     if not out:
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_crest_question(t, t.tile) for t in asked if t.tile))
@@ -2376,27 +2399,14 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
     for i, t in enumerate(record.turns):
-        if t.tile is None or t.at is None or t.discarded:
-            continue
-        mine = summed.score(t.at, t.tile, t.rot)
-        for twin, rot in _shield_twins(t.tile, t.rot, tuple(record.expansions)):
-            other = summed.score(t.at, twin, rot)
-            if mine is None or other is None or abs(mine - other) >= CREST_ASK_GAP:
-                continue
+        for twin, rot in _close_twins(t, summed.score, tuple(record.expansions)):
             then = _with_turn(record, i, tile=twin, rot=rot)
             if then is None or dict(then[1].final_report().final) != dict(before_final):
                 continue  # it counted already (or cannot be): asked when it started to
-            tried = _with_turn(full, i, tile=twin, rot=rot)
-            if tried is None:
-                continue
-            rec, g = tried
-            alt = _outcome(turns, rec, g, before, _crest_answer(t, twin))
-            key = tuple(sorted(alt.final.items()))
-            if key in finals:
-                continue
-            finals.add(key)
-            asked.append((t, t.tile))
-            out.append((alt, _clone(g)))
+            got = _twin_alternative(full, i, twin, rot, turns, before, _crest_answer(t, twin), finals)
+            if got is not None:
+                asked.append((t, t.tile))
+                out.append(got)
     if not out:
         return []
     base = _outcome(turns, full, end_game, before, "; ".join(_crest_answer(t, tile) for t, tile in asked))
