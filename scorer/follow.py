@@ -166,10 +166,9 @@ EVIDENCE_TWIN_MARGIN = 2.0
 #: the alphabet, not by the photos).
 SHIELD_UNSEEN_COST = 0.05
 #: ... and one photo's crest seen there (or, where no follower stands, seen or not) counts at most
-#: this much for it or against it (below
-#: :data:`EVIDENCE_TWIN_MARGIN`): the photos that cannot show the crest's absence vote nothing
-#: against it, so a single photo misreading a crest would otherwise outvote all the others and the
-#: players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo;
+#: this much for it or against it (below :data:`EVIDENCE_TWIN_MARGIN`): the photos that cannot
+#: show the crest's absence vote nothing against it, so a single photo misreading a crest would
+#: otherwise outvote all the others and the players' answer (photo game 290: a Q, crest and all, taken for the R answered, from one photo;
 #: 276: an M for an N under a farmer, whose photos showed no crest in all but one). Two photos
 #: that see the crest still rewrite the twin. (A follower beside the crest hides it too: game
 #: 314's farmer on an O's field hid its crest in some photos, so every follower on the tile counts.)
@@ -567,11 +566,11 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
         if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
+    below = SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX
     out: dict[tuple[str, int], float] = {}
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None
-        low = plain - (SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX) if plain is not None else v
-        out[k] = v if plain is None else min(max(v, low), plain + CREST_SEEN_MAX)
+        out[k] = v if plain is None else min(max(v, plain - below), plain + CREST_SEEN_MAX)
     return out
 
 
@@ -2413,18 +2412,21 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     return [(base, end_game), *out]
 
 
+def _crest(tile: TileType) -> str:
+    """Whether ``tile`` has a coat of arms, in words."""
+    return "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
+
+
 def _crest_answer(t: Turn, tile: TileType) -> str:
     """One answer to a question about an earlier tile's coat of arms: turn ``t``'s tile is
     ``tile``, with or without one."""
-    crest = "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
-    return f"{crest} on {t.player}'s tile at {list(t.at or ())} ({tile.name()})"
+    return f"{_crest(tile)} on {t.player}'s tile at {list(t.at or ())} ({tile.name()})"
 
 
 def _crest_question(t: Turn, tile: TileType) -> str:
     """One answer to a crest question: turn ``t``'s tile is ``tile``, with or without a coat of
     arms under the follower."""
-    crest = "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
-    return f"{crest} under {t.player}'s follower on the tile at {list(t.at or ())} ({tile.name()})"
+    return f"{_crest(tile)} under {t.player}'s follower on the tile at {list(t.at or ())} ({tile.name()})"
 
 
 def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:

@@ -463,9 +463,9 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
     the ``pitch_factors`` multiples of its best pitch are all kept, each refined in steps of
     ``pitch_fine_step`` within 3 percent. Tiles are square, so the other axis's pitches
     (``other``) are tried too, each at the comb's best within ``cross_window`` of it (the affine
-    frame stretches one axis against the other); those of them in ``stretched`` (the other axis's
-    pitches stretched by the camera's aspect, see locate_candidates) at the comb's ``cross_peaks``
-    best local maxima there. The grid check (:func:`_grid_check`) chooses.
+    frame stretches one axis against the other), and so are ``stretched`` ones (the other axis's
+    pitches stretched by the camera's aspect, see locate_candidates), each at the comb's
+    ``cross_peaks`` best local maxima there. The grid check (:func:`_grid_check`) chooses.
     ``comb``: the coarse comb of this profile when already computed."""
     mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
     ps, _, scs, _ = comb if comb is not None else _comb(profile, pmin, pmax, mt, tp,
@@ -473,17 +473,20 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
     if not np.isfinite(scs).any():
         return []
     fin = np.where(np.isfinite(scs), scs, -np.inf)
-    loc_all = np.nonzero((fin >= np.r_[-np.inf, fin[:-1]]) & (fin >= np.r_[fin[1:], -np.inf]) & np.isfinite(fin))[0]
-    loc = loc_all[np.argsort(-fin[loc_all])][: int(cfg["pitch_peaks"])]
+    loc = np.nonzero((fin >= np.r_[-np.inf, fin[:-1]]) & (fin >= np.r_[fin[1:], -np.inf]) & np.isfinite(fin))[0]
+    loc = loc[np.argsort(-fin[loc])]  # every local maximum, best first
     best = float(ps[int(np.argmax(fin))])
     cw = float(cfg["cross_window"])
+
     def fits(t: float) -> bool:  # at least the comb's smallest pitch and min_teeth teeth on the profile
         return pmin * 0.97 <= t <= len(profile) / mt
 
-    targets = [t for t in [float(ps[i]) for i in loc] + [best * float(f) for f in cfg["pitch_factors"]] if fits(t)]
+    targets = [t for t in [float(ps[i]) for i in loc[: int(cfg["pitch_peaks"])]]
+               + [best * float(f) for f in cfg["pitch_factors"]] if fits(t)]
     fs = float(cfg["pitch_fine_step"])
-    for o in other:  # the comb's best (n_cross best local maxima for stretched ones) near the other axis's pitch
-        n_cross = int(cfg.get("cross_peaks", 1)) if o in stretched else 1
+    n_stretched = int(cfg.get("cross_peaks", 1))
+    # the comb's best near each pitch of the other axis (its n_stretched best local maxima near a stretched one)
+    for o, n_cross in [(o, 1) for o in other] + [(o, n_stretched) for o in stretched]:
         if not fits(o):
             continue
         sel = np.abs(ps / o - 1) <= cw
@@ -491,7 +494,7 @@ def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[st
             continue
         near = [int(np.argmax(np.where(sel, fin, -np.inf)))]
         if n_cross > 1:
-            near += [int(i) for i in loc_all[np.argsort(-fin[loc_all])] if sel[i] and i != near[0]][: n_cross - 1]
+            near += [int(i) for i in loc if sel[i] and i != near[0]][: n_cross - 1]
         # (locate.cross_fit: the maxima too must fit min_teeth teeth; a longer pitch's check is
         # no evidence of seams)
         targets += [float(ps[i]) for i in near if fits(float(ps[i])) or not cfg.get("cross_fit", False)]
@@ -1017,10 +1020,10 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     metric = rc.aspect if (rc.aspect is not None and cfg.get("cross_metric", False)
                            and abs(np.log(rc.aspect)) >= np.log(float(cfg.get("cross_metric_min", 1.0)))) else None
     st_x = tuple(c[0] / metric for c in cand_x) if metric else ()
-    cand_y = _axis_candidates(rc.prof_y, pmin, hi_y, cfg, tuple(c[0] for c in cand_x) + st_x, stretched=st_x)
+    cand_y = _axis_candidates(rc.prof_y, pmin, hi_y, cfg, tuple(c[0] for c in cand_x), stretched=st_x)
     st_y = tuple(c[0] * metric for c in cand_y) if metric else ()
     cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
-                               tuple(c[0] for c in cand_y) + st_y, comb_x, st_y)
+                               tuple(c[0] for c in cand_y), comb_x, st_y)
     soft = float(cfg.get("soft_comb", 0.0))
     if soft > 0:  # the soft comb's peaks too (see _comb): strong lines cannot make a multiple win there
         for prof, hi, cands in ((rc.prof_x, hi_x, cand_x), (rc.prof_y, hi_y, cand_y)):

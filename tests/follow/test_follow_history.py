@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorer import Game, GameRecord, MeepleEntry, State, TileEntry, Turn, replay
+from scorer import Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     CREST_SEEN_MAX,
@@ -359,7 +359,7 @@ def _farm_then_knight() -> tuple[Turn, Turn]:
             probe.play(first)
             try:
                 probe.play(Turn("red", e, c2, r2, meeple=slot))
-            except Exception:  # noqa: BLE001 - the city is taken there: try the next placement
+            except IllegalMoveError:  # the city is taken there: try the next placement
                 continue
             if any(c in ev.cells and ev.phase == "end" and ev.player == "red"
                    for ev in probe.final_report().events if ev.what == "city"):

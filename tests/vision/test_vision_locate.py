@@ -94,7 +94,7 @@ def test_a_stretched_pitch_of_the_other_axis_gets_its_nearby_peaks_tried() -> No
     cfg = {**_cfg(), "pitch_peaks": 0, "pitch_factors": [], "cross_peaks": 2, "cross_window": 0.15}
     target = 62.0 * 1.24
     plain = _axis_candidates(prof, 30.0, 400.0, cfg, (target,))
-    stretched = _axis_candidates(prof, 30.0, 400.0, cfg, (target,), stretched=(target,))
+    stretched = _axis_candidates(prof, 30.0, 400.0, cfg, stretched=(target,))
     assert not any(abs(p - 77.0) <= 1.0 for p, _, _ in plain)
     assert any(abs(p - 77.0) <= 1.0 for p, _, _ in stretched)
 
