@@ -354,3 +354,40 @@ def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile()
     even = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - 0.3}}
     res = follow_step(first.record, first.corrected_state, alone, evidence=evidence_for(alone, even))
     assert not res.ambiguous and res.record.turns[-1].tile.id == "N"
+
+
+def thief_on_a_w() -> tuple[FollowResult, State]:
+    """Red laid a W (three roads meeting at a village) east of the start tile, its thief on the
+    east road, away from the start tile's: the first photo's follow result and the true photo."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("W"), (1, 0), 0, meeple="E"))
+    return first, photo(game)
+
+
+def test_a_tile_a_follower_may_hide_is_asked_when_its_rival_scores_otherwise() -> None:
+    """Follow photo games 353 and 367: a thief stands on a W's village, and the W reads as a
+    straight road U nearly as well. On the W the thief's road is one tile long, on a U it joins
+    the start tile's road (two): the players are asked, the likelier tile first."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    assert res.ambiguous
+    got = {a.record.turns[-1].tile.id: dict(a.final) for a in res.alternatives}
+    assert got == {"W": {"red": 1, "blue": 0}, "U": {"red": 2, "blue": 0}}
+    assert res.alternatives[0].record.turns[-1].tile.id == "W"
+    assert res.alternatives[0].summary == "the tile under red's follower at [1, 0] is W on its road"
+    assert res.alternatives[1].summary == "the tile under red's follower at [1, 0] is U on its road"
+
+
+def test_no_rival_question_when_the_photo_tells_or_no_follower_covers_the_tile() -> None:
+    first, truth = thief_on_a_w()
+    far = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 3.0}}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, far))
+    assert not res.ambiguous and res.record.turns[-1].tile.id == "W"
+    bare = start_game()
+    bare.play(Turn("red", tile("W"), (1, 0), 0))
+    alone = photo(bare)
+    close = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
+    res = follow_step(first.record, first.corrected_state, alone, evidence=evidence_for(alone, close))
+    assert not res.ambiguous and res.record.turns[-1].tile.id == "W"

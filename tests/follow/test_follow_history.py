@@ -1076,6 +1076,50 @@ def test_a_follower_recorded_on_a_feature_it_did_not_leave_with_moves_to_the_one
     assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
 
 
+def _a_follower_sent_home_the_next_turn() -> tuple[object, object, int, dict]:
+    """A random game whose turn ``i`` follower (on a road, city or monastery) the very next turn
+    sends home, recorded instead on another such feature of its tile that does not leave then,
+    and the photos of one per turn: the turn's own shows the follower there (its only photo
+    with it), none after. Returns (record as followed, true record, i, seen)."""
+    from scorer.catalog import Kind
+    from scorer.follow import _left_the_board, _with_turn
+
+    for truth, i, j in _sent_home(300):
+        t = truth.turns[i]
+        seg = t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)]
+        if j != i + 1 or seg.kind is Kind.FIELD:
+            continue
+        others = [s for s in t.tile.segments if s.kind is not Kind.FIELD and s is not seg]
+        tries = [_with_turn(truth, i, meeple=rotate_slot(s.slots[0], t.rot)) for s in others]
+        moved = next((m for m in tries if m is not None and i not in _left_the_board(m[0])), None)
+        if moved is None:
+            continue
+        record = moved[0]
+        seen = _seen_since(truth, {})
+        seen[t.at] = (((t.player, record.turns[i].meeple),),) + seen[t.at][1:]
+        return record, truth, i, seen
+    raise AssertionError("no game with a follower sent home by the next turn")
+
+
+def test_a_follower_seen_once_that_left_with_the_next_turns_feature_stood_on_it() -> None:
+    """Follow photo game 361: a thief on an A's road read as a monk on the photo of its turn;
+    the next turn completed the road and no photo since shows the figure, while the record kept
+    the monk standing. Its only sighting is enough: the record's follower is contradicted by
+    every photo since, and it left exactly when the road was completed."""
+    from scorer.follow import _gone_with_their_feature
+
+    record, truth, i, seen = _a_follower_sent_home_the_next_turn()
+    revised = _gone_with_their_feature(record, seen, [])
+    assert revised is not None
+    t, u = truth.turns[i], revised[0].turns[i]
+    assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
+    assert replay(revised[0])[1].final == replay(truth)[1].final != replay(record)[1].final
+    # a single sighting on a later photo (not the turn's own) is not enough
+    late = dict(seen)
+    late[t.at] = ((),) + (((t.player, record.turns[i].meeple),),) + seen[t.at][2:]
+    assert _gone_with_their_feature(record, late, []) is None
+
+
 def _legal(game: Game, cell: tuple[int, int], tids: str = "UVBEKLWJD") -> tuple[TileType, int]:
     """The first of ``tids`` (at its first rotation) that can lie on ``cell`` of ``game``."""
     for tid in tids:
