@@ -1492,6 +1492,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"follower at {list(m.at)}: {m.player} is not a player of this game; ignored")
         else:
             meeples.append(m)
+    sightings: FiguresSeen | None = None
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
@@ -1630,6 +1631,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alternatives = [a for a, _ in crest]
             alt_games = {id(a): g for a, g in crest}
             warnings.append("a coat of arms the photos cannot tell now changes the score: the players are asked")
+    if len(alternatives) <= 1 and sightings is not None:
+        tied = _tied_followers(record, game, chosen_turns, end_game, sightings)
+        if tied:
+            alternatives = [a for a, _ in tied]
+            alt_games = {id(a): g for a, g in tied}
+            warnings.append("the photos disagree on where a follower stands, and it changes the score: the players "
+                            "are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -2418,9 +2426,10 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     stub starts. The follower stays there for many turns, and the photos since keep reading
     the same. So for a tile laid this step with a follower on its cell in the photo
     (``covered``), each other tile the photo's evidence ranks within :data:`RIVAL_ASK_GAP` of it
-    (its shield twins are :func:`_hidden_crests`' question) is offered when the record replays
-    with it there (:func:`_rewrite`: the follower on the feature under it) and it changes the
-    end totals. Returns ``record`` as it is first, then each rival's, with their games, or []."""
+    (another kind of tile; its shield twins are :func:`_hidden_crests`' question) is offered with the follower on each
+    of its features (:func:`_follower_slots`' order) where the record replays so and the end
+    totals differ from those offered already. Returns ``record`` as it is first, then each
+    rival's, with their games, or []."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
@@ -2431,24 +2440,27 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
         mine = cev.score(t.at, t.tile, t.rot)
         if mine is None:
             continue
-        twins = _shield_twins(t.tile, t.rot, tuple(record.expansions))
+        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
         for v, rival, rot in cev.ranked(t.at):
             if v < mine - RIVAL_ASK_GAP:
                 break
-            if same_tile(rival, rot, t.tile, t.rot) or any(same_tile(rival, rot, w, r) for w, r in twins):
-                continue
-            got = _rewrite(record, [(t.at, rival, rot)])
-            if got is None:
-                continue
-            rec, g = got
-            alt = _outcome(turns, rec, g, before, _rival_answer(rec.turns[base_i + k], rival))
-            key = tuple(sorted(alt.final.items()))
-            if key in finals:
-                continue
-            finals.add(key)
-            if t not in asked:
-                asked.append(t)
-            out.append((alt, _clone(g)))
+            if rival.id == t.tile.id or rival.id in twins:
+                continue  # a figure hides a part of its tile, not which way it lies
+            # the follower on each feature of the rival: the feature read under it was the
+            # tile read's (a monk in an A's middle read on a U's road through it, game 292)
+            for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
+                got = _with_turn(record, base_i + k, tile=rival, rot=rot, meeple=slot)
+                if got is None:
+                    continue
+                rec, g = got
+                alt = _outcome(turns, rec, g, before, _rival_answer(rec.turns[base_i + k], rival))
+                key = tuple(sorted(alt.final.items()))
+                if key in finals:
+                    continue
+                finals.add(key)
+                if t not in asked:
+                    asked.append(t)
+                out.append((alt, _clone(g)))
     if not out:
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
@@ -2495,6 +2507,66 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
         return []
     base = _outcome(turns, full, end_game, before, "; ".join(_crest_answer(t, tile) for t, tile in asked))
     return [(base, end_game), *out]
+
+
+def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
+                    seen: FiguresSeen) -> list[tuple[Alternative, Game]]:
+    """Alternatives for followers whose feature this step's photo puts in doubt.
+
+    Each photo of a tile reads its follower on a segment; the record follows the photos' most
+    sightings (:func:`_revise_followers`, from :data:`FIGURE_MIN_SIGHTINGS` up), so where this
+    photo (the last of ``seen``, which holds it) names another feature of the tile than the
+    record, and the photos since the turn now name the two equally often, nothing tells which
+    it is: a farmer lying by a road's bend is read on the road from one side, on the field from
+    another (photo game 363: the last turn but one's farmer, read on the road, then on the
+    field by the last photo). Where the other feature changes the end totals, the players are
+    asked. ``record`` is the record before this step's ``turns`` (its game ``before``);
+    ``end_game`` the game after them. Returns the record with the turns first, then each
+    other feature's, with their games, or []."""
+    full = replace(record, turns=record.turns + turns)
+    standing = {(f.player, f.at) for f in end_game.figures}
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[tuple[Turn, int]] = []
+    for i, t in enumerate(record.turns):
+        if t.meeple is None or t.tile is None or t.at is None or t.discarded or (t.player, t.at) not in standing:
+            continue
+        photos = seen.get(t.at, ())
+        if not photos or not photos[-1]:
+            continue
+        looks: Counter[int] = Counter()
+        for p in photos:
+            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in p or ()
+                     if player == t.player and on}
+            looks.update(x for x in named if x is not None)
+        current = t.tile.segment_index_on_board(t.meeple, t.rot)
+        last = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[-1]
+                if player == t.player and on}
+        top = max(looks.values(), default=0)
+        for x in sorted(y for y in last if y is not None and y != current):
+            if current is None or looks[x] != looks[current] or looks[x] < top:
+                continue
+            seg = t.tile.segments[x]
+            tried = _with_turn(full, i, meeple=rotate_slot(seg.slots[0], t.rot))
+            if tried is None:
+                continue
+            rec, g = tried
+            alt = _outcome(turns, rec, g, before, _follower_answer(t, seg.kind))
+            key = tuple(sorted(alt.final.items()))
+            if key in finals:
+                continue
+            finals.add(key)
+            asked.append((t, current))
+            out.append((alt, _clone(g)))
+    if not out:
+        return []
+    summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)
+    return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
+
+
+def _follower_answer(t: Turn, kind: Kind) -> str:
+    """One answer to a question about where turn ``t``'s follower stands: on its tile's ``kind``."""
+    return f"{t.player}'s follower on the tile at {list(t.at or ())} stands on its {kind.value}"
 
 
 def _crest(tile: TileType) -> str:

@@ -580,6 +580,30 @@ def test_a_follower_misplaced_on_its_photo_goes_where_most_photos_show_it() -> N
     assert any("the photos since show a follower on its road (2 of 3 photos)" in w for w in res.warnings)
 
 
+def test_photos_that_name_two_features_equally_often_ask_the_players() -> None:
+    """Follow photo game 363: the photo of the turn read red's figure on the road, the next on
+    the field beside it. The photos now name the two equally often and nothing tells them
+    apart, while the road would score 2 at the end and the field nothing: the players are
+    asked, the record as it stands first. The photo that agrees with the record asks nothing."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    res = step(res, on_road)
+    assert not res.ambiguous
+    res = step(res, truth)
+    assert res.ambiguous
+    u = tile("U")
+    got = {u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value: dict(a.final)  # type: ignore[arg-type]
+           for a in res.alternatives}
+    assert got == {"road": {"red": 2, "blue": 0}, "field": {"red": 0, "blue": 0}}
+    assert res.alternatives[0].summary == "red's follower on the tile at [1, 0] stands on its road"
+    assert res.alternatives[1].summary == "red's follower on the tile at [1, 0] stands on its field"
+    res = step(replace(res, record=res.alternatives[1].record), on_road)  # a third photo: 2 to 1, the photos decide
+    assert not res.ambiguous
+
+
 def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     """Photo games 26 and 30: a farmer lying beside a road was read on the road in about half of
     the photos, each time by moving its measured foot onto the road (``snapped``). Those looks
