@@ -1631,11 +1631,25 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alternatives = [a for a, _ in crest]
             alt_games = {id(a): g for a, g in crest}
             warnings.append("a coat of arms the photos cannot tell now changes the score: the players are asked")
-    if len(alternatives) <= 1 and sightings is not None:
-        tied = _tied_followers(record, game, chosen_turns, end_game, sightings)
-        if tied:
-            alternatives = [a for a, _ in tied]
-            alt_games = {id(a): g for a, g in tied}
+    if sightings is not None:
+        # asked with whatever else this step asks (photo game 363: the last photo named the
+        # field, the one before the road, and the step also asked whether blue's new tile had
+        # a follower that scored at once): each alternative with each place of the follower
+        crossed: list[tuple[Alternative, Game]] = []
+        for alt in alternatives or [None]:
+            if alt is None:
+                prior, these, then, said, hidden = record, chosen_turns, end_game, "", 0
+            else:
+                prior = replace(alt.record, turns=alt.record.turns[: len(alt.record.turns) - len(alt.turns)])
+                these, then, said, hidden = alt.turns, alt_games[id(alt)], alt.summary, alt.hidden_followers
+            tied = _tied_followers(prior, game, these, then, sightings)
+            crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
+                                 hidden_followers=a.hidden_followers + hidden), g) for a, g in tied]
+            if not tied and alt is not None:
+                crossed.append((alt, then))
+        if len(crossed) > max(1, len(alternatives)):
+            alternatives = [a for a, _ in crossed]
+            alt_games = {id(a): g for a, g in crossed}
             warnings.append("the photos disagree on where a follower stands, and it changes the score: the players "
                             "are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)

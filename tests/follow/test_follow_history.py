@@ -604,6 +604,23 @@ def test_photos_that_name_two_features_equally_often_ask_the_players() -> None:
     assert not res.ambiguous
 
 
+def test_a_follower_the_photos_tie_on_is_asked_with_the_steps_other_question() -> None:
+    """Photo game 363: the photo that tied a follower's two features also showed a new tile that
+    closed a city, so a knight may have scored there at once and gone home; the step asks both
+    at once, each way the turn went with each place of the follower."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+    truth = photo(game)
+    res = step(res, replace(truth, meeples=tuple(replace(m, on="E") for m in truth.meeples)))
+    game.play(Turn("blue", tile("E"), (0, -1), 180))  # closes the start tile's city
+    res = step(res, photo(game))
+    assert res.ambiguous
+    finals = sorted((a.final["red"], a.final["blue"]) for a in res.alternatives)
+    assert finals == [(2, 0), (2, 4), (3, 0), (3, 4)]  # thief (2) or farmer (3 by the closed city); a knight or not
+    assert all("stands on its" in a.summary for a in res.alternatives)
+
+
 def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     """Photo games 26 and 30: a farmer lying beside a road was read on the road in about half of
     the photos, each time by moving its measured foot onto the road (``snapped``). Those looks
