@@ -1598,39 +1598,33 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     else:
         if photo != _engine_figures(game):
             _explain_mismatch(game, photo, warnings)
-    if len(alternatives) <= 1:
-        alternatives = []
-        past = _past_hidden_followers(replace(record, turns=record.turns + chosen_turns), end_game, game,
-                                      rewritten, chosen_turns)
-        if past:
-            alternatives = [a for a, _ in past]
-            alt_games = {id(a): g for a, g in past}
-            warnings.append("a tile corrected from the photos closes a feature in its own turn: its player may "
-                            "have put a follower there (it scored and went home)")
-    if len(alternatives) <= 1 and cev is not None:
-        crest = _hidden_crests(replace(record, turns=record.turns + chosen_turns), end_game, game, chosen_turns,
-                               cev, covered)
-        if crest:
-            alternatives = [a for a, _ in crest]
-            alt_games = {id(a): g for a, g in crest}
-            warnings.append("a follower on a new tile may hide a coat of arms: the players are asked")
-    if len(alternatives) <= 1 and cev is not None:
-        rivals = _hidden_rivals(replace(record, turns=record.turns + chosen_turns), end_game, game, chosen_turns,
-                                cev, covered)
-        if rivals:
-            alternatives = [a for a, _ in rivals]
-            alt_games = {id(a): g for a, g in rivals}
-            warnings.append("a follower on a new tile may hide what tells it from another tile: the players are asked")
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
                               cev, end_game.board.tiles, covered)
-    if len(alternatives) <= 1 and total is not None:
-        crest = _crests_that_now_count(record, game, chosen_turns, end_game, total)
-        if crest:
-            alternatives = [a for a, _ in crest]
-            alt_games = {id(a): g for a, g in crest}
-            warnings.append("a coat of arms the photos cannot tell now changes the score: the players are asked")
+    # the step's questions about what the photo cannot show, the first that has one asked
+    full = replace(record, turns=record.turns + chosen_turns)
+    questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
+        (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
+         "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
+         "there (it scored and went home)"),
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
+         "a follower on a new tile may hide a coat of arms: the players are asked"),
+        (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
+         "a follower on a new tile may hide what tells it from another tile: the players are asked"),
+        (lambda: _crests_that_now_count(record, game, chosen_turns, end_game, total) if total is not None else [],
+         "a coat of arms the photos cannot tell now changes the score: the players are asked"),
+    )
+    if len(alternatives) <= 1:
+        alternatives = []
+    for ask, why in questions:
+        if len(alternatives) > 1:
+            break
+        asked = ask()
+        if asked:
+            alternatives = [a for a, _ in asked]
+            alt_games = {id(a): g for a, g in asked}
+            warnings.append(why)
     if sightings is not None:
         # asked with whatever else this step asks (photo game 363: the last photo named the
         # field, the one before the road, and the step also asked whether blue's new tile had
