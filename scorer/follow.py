@@ -1633,9 +1633,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         for alt in alternatives or [None]:
             if alt is None:
                 prior, these, then, said, hidden = record, chosen_turns, end_game, "", 0
-            else:
-                prior = replace(alt.record, turns=alt.record.turns[: len(alt.record.turns) - len(alt.turns)])
-                these, then, said, hidden = alt.turns, alt_games[id(alt)], alt.summary, alt.hidden_followers
+            else:  # the alternative's own record: a question may have changed its turns' tiles
+                cut = len(alt.record.turns) - len(alt.turns)
+                prior = replace(alt.record, turns=alt.record.turns[:cut])
+                these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
             tied = _tied_followers(prior, game, these, then, sightings)
             crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
                                  hidden_followers=a.hidden_followers + hidden), g) for a, g in tied]

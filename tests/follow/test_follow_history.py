@@ -621,6 +621,29 @@ def test_a_follower_the_photos_tie_on_is_asked_with_the_steps_other_question() -
     assert all("stands on its" in a.summary for a in res.alternatives)
 
 
+def test_a_tie_asked_with_a_crest_question_keeps_each_answers_tile() -> None:
+    """Photo game 321: the step that tied a follower's two features also asked whether a new
+    tile under a knight had a coat of arms; each way of the crest question must keep its own
+    tile when crossed with the tie (the M's alternatives had been rebuilt with the N)."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+    truth = photo(game)
+    res = step(res, replace(truth, meeples=tuple(replace(m, on="E") for m in truth.meeples)))
+    game.play(Turn("blue", tile("N"), (0, -1), 180, meeple="Se"))
+    later = photo(game)
+    even = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - 0.3}}
+    res = step(res, later, evidence_for(later, even))
+    assert res.ambiguous
+    u = tile("U")
+    got = {(a.record.turns[-1].tile.id,
+            u.segments[u.segment_index_on_board(a.record.turns[0].meeple, 0)].kind.value)  # type: ignore[arg-type, index]
+           for a in res.alternatives}
+    assert got == {("N", "road"), ("N", "field"), ("M", "road"), ("M", "field")}
+    for a in res.alternatives:
+        assert ("(M)" in a.summary) == (a.record.turns[-1].tile.id == "M")
+
+
 def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     """Photo games 26 and 30: a farmer lying beside a road was read on the road in about half of
     the photos, each time by moving its measured foot onto the road (``snapped``). Those looks
