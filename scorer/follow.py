@@ -1626,23 +1626,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alt_games = {id(a): g for a, g in asked}
             warnings.append(why)
     if sightings is not None:
-        # asked with whatever else this step asks (photo game 363: the last photo named the
-        # field, the one before the road, and the step also asked whether blue's new tile had
-        # a follower that scored at once): each alternative with each place of the follower
-        crossed: list[tuple[Alternative, Game]] = []
-        for alt in alternatives or [None]:
-            if alt is None:
-                prior, these, then, said, hidden = record, chosen_turns, end_game, "", 0
-            else:  # the alternative's own record: a question may have changed its turns' tiles
-                cut = len(alt.record.turns) - len(alt.turns)
-                prior = replace(alt.record, turns=alt.record.turns[:cut])
-                these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
-            tied = _tied_followers(prior, game, these, then, sightings)
-            crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
-                                 hidden_followers=a.hidden_followers + hidden), g) for a, g in tied]
-            if not tied and alt is not None:
-                crossed.append((alt, then))
-        if len(crossed) > max(1, len(alternatives)):
+        crossed = _with_tied_followers(record, game, chosen_turns, end_game, alternatives, alt_games, sightings)
+        if crossed:
             alternatives = [a for a, _ in crossed]
             alt_games = {id(a): g for a, g in crossed}
             warnings.append("the photos disagree on where a follower stands, and it changes the score: the players "
@@ -2376,12 +2361,13 @@ def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
     return out
 
 
-def _twin_alternative(record: GameRecord, i: int, twin: TileType, rot: int, turns: tuple[Turn, ...],
-                      before: Game, summary: str, finals: set[tuple[Any, ...]]) -> tuple[Alternative, Game] | None:
-    """``record`` with turn ``i``'s tile replaced by its shield ``twin`` as an alternative for this
-    step's ``turns`` (with its game), or None when the game does not replay with it or its end
-    totals are among ``finals`` already (which it then joins)."""
-    tried = _with_turn(record, i, tile=twin, rot=rot)
+def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], before: Game, summary: str,
+                         finals: set[tuple[Any, ...]], **changes: Any) -> tuple[Alternative, Game] | None:
+    """``record`` with turn ``i`` changed (``changes``: the fields of :class:`Turn`, as for
+    :func:`_with_turn`: a shield twin or a rival for its tile, another slot for its follower) as
+    an alternative for this step's ``turns`` (with its game), or None when the game does not
+    replay so or its end totals are among ``finals`` already (which it then joins)."""
+    tried = _with_turn(record, i, **changes)
     if tried is None:
         return None
     rec, g = tried
@@ -2413,7 +2399,8 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
         if t.at not in covered:
             continue
         for twin, rot in _close_twins(t, cev.score, tuple(record.expansions)):
-            got = _twin_alternative(record, base_i + k, twin, rot, turns, before, _crest_question(t, twin), finals)
+            got = _changed_alternative(record, base_i + k, turns, before, _crest_question(t, twin), finals,
+                                       tile=twin, rot=rot)
             if got is None:
                 continue
             if t not in asked:
@@ -2458,18 +2445,14 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
-                got = _with_turn(record, base_i + k, tile=rival, rot=rot, meeple=slot)
+                said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
+                got = _changed_alternative(record, base_i + k, turns, before, said, finals,
+                                           tile=rival, rot=rot, meeple=slot)
                 if got is None:
                     continue
-                rec, g = got
-                alt = _outcome(turns, rec, g, before, _rival_answer(rec.turns[base_i + k], rival))
-                key = tuple(sorted(alt.final.items()))
-                if key in finals:
-                    continue
-                finals.add(key)
                 if t not in asked:
                     asked.append(t)
-                out.append((alt, _clone(g)))
+                out.append(got)
     if not out:
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
@@ -2508,7 +2491,7 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
             then = _with_turn(record, i, tile=twin, rot=rot)
             if then is None or dict(then[1].final_report().final) != dict(before_final):
                 continue  # it counted already (or cannot be): asked when it started to
-            got = _twin_alternative(full, i, twin, rot, turns, before, _crest_answer(t, twin), finals)
+            got = _changed_alternative(full, i, turns, before, _crest_answer(t, twin), finals, tile=twin, rot=rot)
             if got is not None:
                 asked.append((t, t.tile))
                 out.append(got)
@@ -2549,28 +2532,49 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
                      if player == t.player and on}
             looks.update(x for x in named if x is not None)
         current = t.tile.segment_index_on_board(t.meeple, t.rot)
+        if current is None:
+            continue
         last = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[-1]
                 if player == t.player and on}
         top = max(looks.values(), default=0)
         for x in sorted(y for y in last if y is not None and y != current):
-            if current is None or looks[x] != looks[current] or looks[x] < top:
+            if looks[x] != looks[current] or looks[x] < top:
                 continue
             seg = t.tile.segments[x]
-            tried = _with_turn(full, i, meeple=rotate_slot(seg.slots[0], t.rot))
-            if tried is None:
-                continue
-            rec, g = tried
-            alt = _outcome(turns, rec, g, before, _follower_answer(t, seg.kind))
-            key = tuple(sorted(alt.final.items()))
-            if key in finals:
-                continue
-            finals.add(key)
-            asked.append((t, current))
-            out.append((alt, _clone(g)))
+            got = _changed_alternative(full, i, turns, before, _follower_answer(t, seg.kind), finals,
+                                       meeple=rotate_slot(seg.slots[0], t.rot))
+            if got is not None:
+                asked.append((t, current))
+                out.append(got)
     if not out:
         return []
     summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)
     return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
+
+
+def _with_tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
+                         alternatives: Sequence[Alternative], alt_games: Mapping[int, Game],
+                         seen: FiguresSeen) -> list[tuple[Alternative, Game]]:
+    """The step's alternatives (``record`` with ``turns`` when it has none) each with each place
+    of a follower the photos tie on (:func:`_tied_followers`), with their games, or [] when no
+    such follower changes the end totals. The tie is asked with whatever else the step asks
+    (photo game 363: the last photo named the field, the one before the road, and the step also
+    asked whether blue's new tile had a follower that scored at once). ``alt_games``: each
+    alternative's game by its id; ``before``: the game before the step."""
+    crossed: list[tuple[Alternative, Game]] = []
+    for alt in alternatives or [None]:
+        if alt is None:
+            prior, these, then, said, hidden = record, turns, end_game, "", 0
+        else:  # the alternative's own record: a question may have changed its turns' tiles
+            cut = len(alt.record.turns) - len(alt.turns)
+            prior = replace(alt.record, turns=alt.record.turns[:cut])
+            these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
+        tied = _tied_followers(prior, before, these, then, seen)
+        crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
+                             hidden_followers=a.hidden_followers + hidden), g) for a, g in tied]
+        if not tied and alt is not None:
+            crossed.append((alt, then))
+    return crossed if len(crossed) > max(1, len(alternatives)) else []
 
 
 def _follower_answer(t: Turn, kind: Kind) -> str:
