@@ -819,7 +819,9 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     pitch cuts each tile into 9 cells that read as plain tiles (straight roads, curves,
     monasteries), 72 of them, consistent enough with each other to outscore the true grid's 8
     cells. Far more straight roads and monasteries than the box holds (read.box_over_weight)
-    give it away; without that term the 72 cells win."""
+    give it away; without that term the 72 cells won. The seeds moved to the photo's colours
+    (colours.register_seeds) fit the true grid's 8 cells well enough to win alone too; without
+    either, the 72 cells win."""
     from scorer import Game, random_game
     from vision.reader import BoardReader
     from vision.synth import generate
@@ -833,5 +835,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     photo = generate(state, None, 6 * 1000 + len(state.tiles))
     read = BoardReader().read(photo.jpeg, game=state.game, players=state.players)
     assert len(read.state.tiles) == 8
-    without = BoardReader({"read": {"box_over_weight": 0.0}}).read(photo.jpeg, game=state.game, players=state.players)
-    assert len(without.state.tiles) > 60
+    for config, tiles in (({"colours": {"register_seeds": False}}, 8),
+                          ({"read": {"box_over_weight": 0.0}, "colours": {"register_seeds": False}}, 72)):
+        alone = BoardReader(config).read(photo.jpeg, game=state.game, players=state.players)
+        assert (len(alone.state.tiles) > 60) == (tiles > 60), config
