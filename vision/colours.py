@@ -72,6 +72,7 @@ def register_seeds(pix: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> 
     whatever the light (moved darker with the field, on a bright white procedural road, its
     cluster took city pixels: tuning photo 10008 lost 6 tiles)."""
     f, c = protos[0].astype(np.float64), protos[1].astype(np.float64)
+    pix = pix[:: max(1, len(pix) // int(cfg["register_max_pixels"]))]  # every k-th: spread over the cells
     ab = pix[:, 1:].astype(np.float64)
     d = (c - f)[1:]
     proj = ab @ (d / max(1e-9, float(np.linalg.norm(d))))
