@@ -140,7 +140,8 @@ def pick_photos(n: int, rng: random.Random, skip: float) -> list[int]:
 def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
            read: Any = None, from_start: bool = False,
            retakes_allowed: int = 1,
-           finals: list[dict[str, int]] | None = None) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
+           finals: list[dict[str, int]] | None = None,
+           remember: GameRecord | None = None) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
     ``read(state, prior, take)`` turns a state into the follower's input (photo ``take`` of it
     read by the reader; None when the reader cannot read it); ``from_start`` tells the follower
@@ -151,7 +152,10 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     step, the warnings, the photos taken again and the turns' photos left out. The true
     alternative is the one whose track is the true track and, with ``finals`` (the true final
     totals if the game ended at each photo, :func:`true_finals`), whose final totals are those
-    too (alternatives with one track differ in what only the end of the game scores)."""
+    too (alternatives with one track differ in what only the end of the game scores). With
+    ``remember`` (the true record: players remember what they laid), of several such alternatives
+    the one holding most of the true turns' tiles (:func:`turns_right`) is answered; without it,
+    the first (the players know only the scores)."""
     record: GameRecord | None = None
     previous: State | None = None
     questions, offered, warnings, retakes, left_out = 0, True, 0, 0, 0
@@ -189,6 +193,8 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             hits = [i for i, a in enumerate(res.alternatives) if dict(a.track) == track]
             if finals is not None and len(hits) > 1:
                 hits = [i for i in hits if dict(res.alternatives[i].final) == finals[k]] or hits
+            if remember is not None and len(hits) > 1:
+                hits = sorted(hits, key=lambda i: -turns_right(remember, res.alternatives[i].record)[0])
             hit = hits[0] if hits else None
             offered &= hit is not None
             if ask and hit is not None:
@@ -263,7 +269,8 @@ class PhotoGame:
 _READER: Any = None
 
 
-def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1) -> PhotoGame:
+def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1,
+               remember: bool = False) -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
     taken again (:func:`follow`), rendered anew (another seed: light, camera)."""
@@ -291,7 +298,8 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     t0 = time.perf_counter()
     try:
         rec, out.questions, _, step_seconds, warnings, out.retakes, out.left_out = follow(
-            states, tracks, True, read, from_start=True, retakes_allowed=retakes, finals=finals)
+            states, tracks, True, read, from_start=True, retakes_allowed=retakes, finals=finals,
+            remember=record if remember else None)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
         out.line = f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})"
@@ -308,12 +316,12 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int, int]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int, bool]) -> PhotoGame:
     return photo_game(*args)
 
 
 def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
-               retakes: int = 1) -> None:
+               retakes: int = 1, remember: bool = False) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
@@ -326,7 +334,7 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes) for seed in range(seed0, seed0 + games)]
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember) for seed in range(seed0, seed0 + games)]
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
         # each game's line as soon as it (and the games before it) is done: a run takes minutes
@@ -365,6 +373,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retakes", type=int, default=1,
                         help="times a photo the reader cannot read or the follower does not use is taken again "
                              "(0: never)")
+    parser.add_argument("--remember", action="store_true",
+                        help="photo games: of alternatives with the true scores, players answer the one holding "
+                             "the tiles they laid (default: the first; the README's figures)")
     parser.add_argument("--no-evidence", action="store_true",
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
@@ -395,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
     if args.photos:
         photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
-                   args.retakes)
+                   args.retakes, args.remember)
     return 1 if failed else 0
 
 
