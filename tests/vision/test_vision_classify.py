@@ -419,6 +419,11 @@ def test_a_crest_beside_a_red_figure_stays_searchable_but_not_beside_a_blue_one(
     assert blue_mask.sum() > red_mask.sum()
 
 
+def _blobs(rng: np.random.Generator, *parts: tuple[tuple[int, int, int], int]) -> np.ndarray:
+    """Lab pixels: ``n`` around each colour (sd 3)."""
+    return np.concatenate([rng.normal(lab, 3.0, (n, 3)) for lab, n in parts]).astype(np.float32)
+
+
 def test_a_road_yellowed_by_a_warm_lamp_keeps_its_own_colour_class() -> None:
     """Under a warm lamp the pale road is as yellow as the city's tan and differs from it mainly in
     lightness; the colour clusters, weighing lightness little, give the road's pixels to the city
@@ -426,15 +431,11 @@ def test_a_road_yellowed_by_a_warm_lamp_keeps_its_own_colour_class() -> None:
     road again, lighter than the city and as yellow as the lamp made it."""
     from vision.colours import adapt_prototypes, initial_prototypes
     cfg = load_config()["colours"]
-    rng = np.random.default_rng(0)
-
-    def blob(lab: tuple[int, int, int], n: int) -> np.ndarray:
-        return rng.normal(lab, 3.0, (n, 3)).astype(np.float32)
-
-    pixels = np.concatenate([blob((138, 102, 169), 6000),  # field
-                             blob((165, 140, 170), 3000),  # city tan
-                             blob((200, 137, 162), 400),  # road under the lamp
-                             blob((77, 126, 112), 300)])  # shadows of blue figures
+    pixels = _blobs(np.random.default_rng(0),
+                    ((138, 102, 169), 6000),  # field
+                    ((165, 140, 170), 3000),  # city tan
+                    ((200, 137, 162), 400),  # road under the lamp
+                    ((77, 126, 112), 300))  # shadows of blue figures
     seeds = initial_prototypes(cfg)
     lost = adapt_prototypes(pixels, seeds, {**cfg, "road_lighter_than_city": None})
     assert lost[2, 0] < lost[1, 0]  # without the refit the road class ends on the shadows
@@ -461,11 +462,6 @@ def test_roads_are_read_on_a_photo_under_a_warm_lamp() -> None:
     assert right({"register_seeds": False}) >= 37
     assert right({"road_lighter_than_city": None}) >= 37
     assert right({"register_seeds": False, "road_lighter_than_city": None}) < 30
-
-
-def _blobs(rng: np.random.Generator, *parts: tuple[tuple[int, int, int], int]) -> np.ndarray:
-    """Lab pixels: ``n`` around each colour (sd 3)."""
-    return np.concatenate([rng.normal(lab, 3.0, (n, 3)) for lab, n in parts]).astype(np.float32)
 
 
 def test_seeds_move_to_a_dim_warm_photos_pale_field_and_city() -> None:

@@ -835,7 +835,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     photo = generate(state, None, 6 * 1000 + len(state.tiles))
     read = BoardReader().read(photo.jpeg, game=state.game, players=state.players)
     assert len(read.state.tiles) == 8
-    for config, tiles in (({"colours": {"register_seeds": False}}, 8),
-                          ({"read": {"box_over_weight": 0.0}, "colours": {"register_seeds": False}}, 72)):
-        alone = BoardReader(config).read(photo.jpeg, game=state.game, players=state.players)
-        assert (len(alone.state.tiles) > 60) == (tiles > 60), config
+    box_alone = BoardReader({"colours": {"register_seeds": False}})
+    assert len(box_alone.read(photo.jpeg, game=state.game, players=state.players).state.tiles) <= 60
+    neither = BoardReader({"read": {"box_over_weight": 0.0}, "colours": {"register_seeds": False}})
+    assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60
