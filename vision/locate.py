@@ -126,6 +126,52 @@ def trust_novelty(tilecol: np.ndarray, novel: np.ndarray, cfg: dict[str, Any]) -
     return kept or covers or speckle
 
 
+def busy_region(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+    """The board's area on a table of the tiles' own colour, from where the photo is busy.
+
+    A green felt mat is as green as the fields: the tile-colour mask covers the whole photo and
+    the pixels unlike the table (:func:`table_novelty`) are only the cities, roads and figures,
+    islands from which no outline or seam can be found. But a cloth is smooth where the board is
+    not: seams, tile outlines and the art's edges. A pixel is an edge where its colour gradient
+    (Lab, lightly blurred) is above the ``busy_quantile`` of the border strip's (mostly table);
+    edges in connected runs shorter than ``busy_min_run`` of the longer side are the cloth's
+    speckle; the rest are closed over ``busy_close_frac`` of the longer side, holes filled (a
+    plain field inside its seams), opened over the same, and the parts at least 0.15 of the
+    largest kept. None when that area is below
+    0.3% or above ``busy_max_cover`` of the photo (a grained wood's edges are everywhere)."""
+    h, w = bgr.shape[:2]
+    s = max(h, w)
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
+    grad = np.zeros((h, w), np.float32)
+    for c in range(3):
+        grad += cv2.magnitude(cv2.Sobel(lab[..., c], cv2.CV_32F, 1, 0), cv2.Sobel(lab[..., c], cv2.CV_32F, 0, 1))
+    b = max(2, int(float(cfg["novelty_border_frac"]) * min(h, w)))
+    border = np.concatenate([grad[:b].ravel(), grad[-b:].ravel(), grad[b:-b, :b].ravel(), grad[b:-b, -b:].ravel()])
+    edges = (grad > np.quantile(border, float(cfg["busy_quantile"]))).astype(np.uint8)
+    n, lab_cc, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
+    run = np.zeros(n, dtype=bool)
+    run[1:] = stats[1:, cv2.CC_STAT_AREA] >= float(cfg["busy_min_run"]) * s
+    k = int(float(cfg["busy_close_frac"]) * s) | 1
+    disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    closed = cv2.morphologyEx(run[lab_cc].astype(np.uint8) * 255, cv2.MORPH_CLOSE, disk)
+    # holes filled before the opening: a plain field inside its four seams is board
+    cnts, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros((h, w), np.uint8)
+    cv2.drawContours(filled, cnts, -1, 255, -1)
+    area = cv2.morphologyEx(filled, cv2.MORPH_OPEN, disk)
+    n, lab_cc, stats, _ = cv2.connectedComponentsWithStats(area)
+    if n <= 1:
+        return None
+    sizes = stats[1:, cv2.CC_STAT_AREA]
+    keep = np.zeros(n, dtype=bool)
+    keep[1:] = sizes >= 0.15 * sizes.max()
+    region = keep[lab_cc]
+    cover = float(region.mean())
+    if cover < 0.003 or cover > float(cfg["busy_max_cover"]):
+        return None
+    return region
+
+
 def board_region(green: np.ndarray) -> np.ndarray:
     """The area the tiles cover: green, closed over cities and seams, holes filled."""
     h, w = green.shape
@@ -562,13 +608,34 @@ class _Rectified:
     aspect: float | None = None  # a square tile's x-pitch / y-pitch here (see metric_aspect); None: unknown
 
 
-def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified:
+def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified | None:
     """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
-    profiles (steps 1-3 of the module docstring, up to the pitch search)."""
+    profiles (steps 1-3 of the module docstring, up to the pitch search); None for a variant that
+    reads the busy region only (``busy_only``) where that region is not used."""
     h, w = bgr.shape[:2]
     green, tilecol = tile_mask(bgr, cfg)
     novel = table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
-    if trust_novelty(tilecol, novel, cfg):
+    busy = None
+    if cfg.get("novelty", True) and cfg.get("busy_region", False) \
+            and float(tilecol.sum()) > float(cfg["novelty_max_cover"]) * tilecol.size:
+        # a table of the tiles' own colour (a yellow wood, a green felt): where the colours unlike
+        # the table's are not most of where the photo is busy (busy_region), the table is the
+        # fields' own green and the board is where the photo is busy
+        busy = busy_region(bgr, cfg)
+        if busy is not None:
+            seen = tilecol & novel
+            in_busy = float((seen & busy).sum())
+            # not where it is the board: most of what is unlike the table is not inside it (a
+            # photo of a grey glass table whose busy part is a corner of the board)
+            if in_busy >= float(cfg["busy_novel_max"]) * float(busy.sum()) \
+                    or in_busy < float(cfg["busy_inside_min"]) * float(seen.sum()):
+                busy = None
+    if busy is not None:
+        tilecol = tilecol & busy
+        green = green & busy
+    elif cfg.get("busy_only", False):
+        return None
+    elif trust_novelty(tilecol, novel, cfg):
         tilecol = tilecol & novel
         green = green & novel
     # the board's area from field green (default; a tan table cannot pass for board) or all tile colours
@@ -1008,6 +1075,8 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     then the best-checked others, ``locate_keep`` (+1) in all, each with its phase set by the board's
     outline (:func:`_outline_phase`) and its check score."""
     rc = _rectify(bgr, cfg)
+    if rc is None:  # a busy-region variant where that region is not used: no grids of its own
+        return [], tile_mask(bgr, cfg)[1]
     side = float(cfg["rectified_side"])
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
     hi_x = min(pmax, rc.size[0] * 0.9)
@@ -1228,6 +1297,8 @@ def locate(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[Grid, np.ndarray]:
     """Fit the board grid in a (work-resolution) BGR image; returns the best-checked grid and the
     tile mask."""
     cands, tilecol = locate_candidates(bgr, cfg)
+    if not cands:
+        raise BoardNotFoundError("could not find the tile grid")
     return cands[0][1], tilecol
 
 

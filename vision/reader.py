@@ -217,6 +217,8 @@ class BoardReader:
                 errors.append(found)
                 continue
             cands, tilecol = found
+            if not cands:  # a variant that does not apply to this photo (locate's busy_only)
+                continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)
             by_count = g0 is None
@@ -614,7 +616,8 @@ def detached_cells(cells: set[tuple[int, int]], max_cells: int, reach: int) -> s
     return out
 
 
-def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any]) -> bool:
+def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: dict[str, Any],
+                    coverage: Callable[[tuple[Any, ...]], float] | None = None) -> bool:
     """Whether attempt ``a`` (as :meth:`BoardReader._attempt` returns it) reads table as tiles:
     its grid is at least ``coarse_pitch_ratio`` times coarser than another attempt's that read at
     least ``coarse_area_min_cells`` cells, yet its cells cover more than ``coarse_area_max`` times
@@ -623,7 +626,10 @@ def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: di
     table around the board for tiles (a plain table passes for fields in a cell that blurs
     several tiles together). A tiny board's outline grid (locate._blob_grid) told its cells from
     the table by their colour and the seams between them: it does not (a single start tile read
-    on its outline lost to a finer grid whose 11 cells contradicted each other)."""
+    on its outline lost to a finer grid whose 11 cells contradicted each other). Nor does a
+    finer attempt whose cells hold less than ``coarse_min_coverage`` of the tile colour
+    (``coverage``, as for :func:`choose_attempt`) measure the board's area: it read part of it
+    (a busy-region grid a third of the pitch on the shaded half of a 7-tile start)."""
     ratio = float(cfg.get("coarse_pitch_ratio", 0.0))
     if ratio <= 0 or getattr(a[1], "outline", False):
         return False
@@ -632,6 +638,8 @@ def reads_the_table(a: tuple[Any, ...], attempts: list[tuple[Any, ...]], cfg: di
     for b in attempts:
         pb = float(b[1].pitch_px)
         if b is a or len(b[3]) < least or pa < ratio * pb:
+            continue
+        if coverage is not None and coverage(b) < float(cfg.get("coarse_min_coverage", 0.0)):
             continue
         if len(a[3]) * pa * pa > area_max * len(b[3]) * pb * pb:
             return True
@@ -679,7 +687,7 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
     which a grid read wrongly (too fine, shifted) contradicts; the score then counts as if read on
     the prior's number of tiles, to weigh like that fit."""
     bonus = float(cfg.get("outline_bonus", 1.0))
-    attempts = [a for a in attempts if not reads_the_table(a, attempts, cfg)] or attempts
+    attempts = [a for a in attempts if not reads_the_table(a, attempts, cfg, coverage)] or attempts
 
     def own(a: tuple[Any, ...], n: float = 1.0) -> float:
         # a tiny board's outline grid passed a test no finer grid does (every line between two

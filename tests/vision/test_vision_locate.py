@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -563,6 +564,84 @@ def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
     assert choose_attempt([one, finer], 0.75, None, [], cfg) is one
     # off: no attempt is left out
     assert not reads_the_table(coarse, [right, coarse], {**cfg, "coarse_pitch_ratio": 0})
+
+
+def test_a_finer_grid_that_read_part_of_the_board_does_not_measure_its_area() -> None:
+    """Game start 5006 (7 tiles on a dark wood): the busy-region variant's grid, a third of the
+    pitch, read 28 sub-tile cells on the board's busier half (area 28 x 47^2 px); the true grid's
+    7 cells (181.6 px) cover 3.7 times that, so they counted as reading the table, and the 28
+    sub-tile cells were read. Those cells hold 48% of the tile colour, the true grid's all of it:
+    a reading of part of the board is no measure of the board's area."""
+    from types import SimpleNamespace
+
+    from vision.config import load_config
+    from vision.reader import choose_attempt, reads_the_table
+
+    cfg = load_config(None)["decode"]
+    right = (7.0, SimpleNamespace(pitch_px=181.6), None, dict.fromkeys(range(7)))
+    part = (8.5, SimpleNamespace(pitch_px=47.1), None, dict.fromkeys(range(28)))
+    cover = {id(right): 0.997, id(part): 0.479}
+
+    def coverage(a: tuple) -> float:
+        return cover[id(a)]
+
+    assert reads_the_table(right, [right, part], cfg)  # by area alone, without the coverage
+    assert not reads_the_table(right, [right, part], cfg, coverage)
+    assert choose_attempt([right, part], 0.75, None, [], cfg, coverage) is right
+    assert choose_attempt([right, part], 0.75, None, [], {**cfg, "coarse_min_coverage": 0.0}, coverage) is part
+
+
+def test_busy_region_finds_the_board_on_a_cloth_of_the_fields_green() -> None:
+    """A smooth cloth of the fields' own green: the tile colour covers the photo and the pixels
+    unlike the table are only the board's cities, but the board is where the photo is busy
+    (seams, outlines, art edges). busy_region finds it, plain fields inside their seams too, and
+    leaves out a lamp's soft glare spot; on the bare cloth it finds nothing."""
+    from vision.locate import busy_region
+
+    rng = np.random.default_rng(5)
+    h, w = 600, 800
+    cloth = np.array([40, 110, 60], np.float32)  # BGR green
+    yy, xx = np.mgrid[0:h, 0:w]
+    glare = 110.0 * np.exp(-((xx - 650) ** 2 + (yy - 480) ** 2) / (2 * 45.0**2))  # a lamp's soft spot
+    img = np.clip(cloth + glare[..., None] + rng.normal(0, 3, (h, w, 3)), 0, 255).astype(np.uint8)
+    x0, y0, side = 200, 150, 60
+    for i in range(5):
+        for j in range(4):
+            tx, ty = x0 + i * side, y0 + j * side
+            cv2.rectangle(img, (tx, ty), (tx + side - 2, ty + side - 2), (45, 125, 70), -1)  # field
+            cv2.rectangle(img, (tx, ty), (tx + side - 2, ty + side - 2), (20, 50, 30), 1)  # seam
+            if (i + j) % 2:
+                cv2.line(img, (tx, ty + side // 2), (tx + side - 2, ty + side // 2), (210, 210, 210), 3)  # road
+            if (i * j) % 3 == 1:
+                cv2.ellipse(img, (tx + side // 2, ty), (side // 2 - 4, side // 3), 0, 0, 180, (120, 170, 200), -1)
+    cfg = _cfg()
+    region = busy_region(img, cfg)
+    assert region is not None
+    board = np.zeros((h, w), bool)
+    board[y0:y0 + 4 * side, x0:x0 + 5 * side] = True
+    assert (region & board).sum() >= 0.85 * board.sum()
+    assert (region & ~board).sum() <= 0.1 * board.sum()
+    assert not region[480, 650]  # the glare
+    bare = np.clip(cloth + glare[..., None] + rng.normal(0, 3, (h, w, 3)), 0, 255).astype(np.uint8)
+    assert busy_region(bare, cfg) is None  # no board: nothing is busier than the border
+
+
+def test_green_cloth_photo_reads_with_the_busy_region_variant() -> None:
+    """Procedural tuning seed 10079, a green felt under two glare spots: the colour-based
+    variants found 6 cells (the fields passed for table, the board's region was the cities and a
+    glare spot); the busy-region variant (locate.busy_only) reads all 40 tiles."""
+    from vision import synth
+    from vision.compare import compare
+    from vision.config import load_config
+    from vision.reader import BoardReader
+
+    photo = synth.generate(10079, synth.preset("default"), seed=10079, tiles=40)
+    m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
+    assert m.tiles_found == 40 and m.tiles_exact >= 38
+    cfg = load_config(None)
+    cfg["locate_variants"] = [v for v in cfg["locate_variants"] if not v.get("busy_only")]
+    m = compare(BoardReader(cfg).read(photo.jpeg).state, photo.reading.state)
+    assert m.tiles_exact <= 10
 
 
 def test_novelty_is_trusted_when_the_table_colour_it_drops_is_speckle() -> None:
