@@ -104,7 +104,8 @@ def run_one(reader: BoardReader, jpeg: bytes, truth: Reading, tally: Tally, labe
     seen: dict[str, Any] = {}
     real_locate, real_decode = reader_mod.locate_candidates, reader_mod.decode
 
-    def fake_locate(work: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+    def fake_locate(work: np.ndarray, cfg: dict[str, Any],
+                    memo: dict[str, Any] | None = None) -> tuple[list[tuple[float, Grid]], np.ndarray]:
         return [(0.0, grid)], tile_mask(work, cfg)[1]
 
     def spy_decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Any], *a: Any, **k: Any) -> Any:

@@ -26,8 +26,10 @@
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -606,6 +608,8 @@ class _Rectified:
     tilecol: np.ndarray  # tile-colour mask of the work image
     shape: tuple[int, int]  # work image (h, w)
     aspect: float | None = None  # a square tile's x-pitch / y-pitch here (see metric_aspect); None: unknown
+    mask_x: np.ndarray | None = None  # the tile mask's step profiles along x and y (smoothed)
+    mask_y: np.ndarray | None = None
 
 
 def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified | None:
@@ -738,15 +742,25 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified | None:
     lw = float(cfg["segment_weight"])
     prof_x = (gx.sum(0) + lw * lines_img_x.sum(0)) / sup_x
     prof_y = (gy.sum(1) + lw * lines_img_y.sum(1)) / sup_y
+    tile = cv2.warpPerspective(tilecol.astype(np.uint8), R, size, flags=cv2.INTER_NEAREST) > 0
+    # the tile mask's own steps (tile against table): on a sparse board the tiles' outlines are
+    # most of its lattice lines, and the art inside the tiles (scans: detailed cities, no printed
+    # seams) swamps them in the grey-level edges
+    tf = tile.astype(np.float32)
+    mask_prof = []
+    for k, sup in ((0, sup_x), (1, sup_y)):
+        m = np.abs(cv2.Sobel(tf, cv2.CV_32F, 1 - k, k, ksize=3))
+        m[~near] = 0
+        mask_prof.append(cv2.GaussianBlur((m.sum(k) / sup).reshape(1, -1), (1, 0), 1.0).ravel())
     pfx = cv2.GaussianBlur(prof_x.reshape(1, -1), (1, 0), 1.0).ravel()
     pfy = cv2.GaussianBlur(prof_y.reshape(1, -1), (1, 0), 1.0).ravel()
-    tile = cv2.warpPerspective(tilecol.astype(np.uint8), R, size, flags=cv2.INTER_NEAREST) > 0
     aspect = None
     if perspective and cfg.get("focal_frac"):
         centre = _apply(R, np.c_[xs[::step], ys[::step]]).mean(axis=0)
         aspect = metric_aspect(T @ np.linalg.inv(R), horizon, float(cfg["focal_frac"]), centre)
     return _Rectified(R=R, size=size, rmask=rmask, tile=tile, gx=gx, gy=gy, prof_x=pfx, prof_y=pfy,
-                      region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w), aspect=aspect)
+                      region_pts=np.c_[xs[::step], ys[::step]], tilecol=tilecol, shape=(h, w), aspect=aspect,
+                      mask_x=mask_prof[0], mask_y=mask_prof[1])
 
 
 def metric_aspect(to_norm: np.ndarray, horizon: np.ndarray, focal: float, at: np.ndarray) -> float | None:
@@ -1066,7 +1080,38 @@ def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
     return max(_cell_steps(H, cols, rows))
 
 
-def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+# locate settings that only change the seam profiles' mix, not the rectification
+_PROFILE_MIX = ("mask_profile_weight", "mask_comb_peaks", "mask_teeth_power")
+_MEMO_LOCK = threading.Lock()  # guards the shared rectifications' memo (any photo's: held briefly)
+
+
+def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Rectified | None:
+    """:func:`_rectify`, computed once per photo for the variants that differ only in how they mix
+    the seam profiles (``memo``: shared by one photo's variants, on any threads; None: no sharing)."""
+    if memo is None:
+        return _rectify(bgr, cfg)
+    key = json.dumps({k: v for k, v in cfg.items() if k not in _PROFILE_MIX}, sort_keys=True, default=str)
+    with _MEMO_LOCK:
+        entry = memo.get(key)
+        owner = entry is None
+        if owner:
+            entry = memo[key] = [threading.Event(), None, None]
+    if owner:
+        try:
+            entry[1] = _rectify(bgr, cfg)
+        except BaseException as exc:  # the waiting variants raise it too
+            entry[2] = exc
+        finally:
+            entry[0].set()
+    else:
+        entry[0].wait()
+    if entry[2] is not None:
+        raise entry[2]
+    return entry[1]  # type: ignore[no-any-return]
+
+
+def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any],
+                      memo: dict[str, Any] | None = None) -> tuple[list[tuple[float, Grid]], np.ndarray]:
     """Grid hypotheses for a (work-resolution) BGR image, best grid check first, and the tile mask.
 
     Per axis the comb proposes several pitches (:func:`_axis_candidates`); every pair that can
@@ -1074,9 +1119,15 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
     pair comes first, then the grid it would split into k x k cells per tile (:func:`_coarser`),
     then the best-checked others, ``locate_keep`` (+1) in all, each with its phase set by the board's
     outline (:func:`_outline_phase`) and its check score."""
-    rc = _rectify(bgr, cfg)
+    rc = _shared_rectify(bgr, cfg, memo)
     if rc is None:  # a busy-region variant where that region is not used: no grids of its own
         return [], tile_mask(bgr, cfg)[1]
+    mw = float(cfg.get("mask_profile_weight", 0.0))
+    if mw > 0 and rc.mask_x is not None and rc.mask_y is not None:
+        # the tile mask's steps mixed into the seam profiles, with mw times the grey-level
+        # profile's total weight (see _Rectified.mask_x)
+        rc = replace(rc, prof_x=rc.prof_x + mw * float(rc.prof_x.sum()) / max(float(rc.mask_x.sum()), 1e-9) * rc.mask_x,
+                     prof_y=rc.prof_y + mw * float(rc.prof_y.sum()) / max(float(rc.mask_y.sum()), 1e-9) * rc.mask_y)
     side = float(cfg["rectified_side"])
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
     hi_x = min(pmax, rc.size[0] * 0.9)
@@ -1099,6 +1150,15 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[list[tuple[
             sc = _comb(prof, pmin, hi, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel, soft=soft)
             cands += _axis_candidates(prof, pmin, hi, {**cfg, "pitch_factors": [],
                                                        "pitch_peaks": int(cfg.get("soft_comb_peaks", 1))}, (), sc)
+        cand_y = _distinct_pitches(cand_y)
+    n_mask = int(cfg.get("mask_comb_peaks", 0))
+    if n_mask > 0 and rc.mask_x is not None and rc.mask_y is not None:
+        # the mask profile's own best pitches: a sparse board's outline steps, where the grey-level
+        # profile's few long straight lines made a multiple of the pitch win
+        for prof, hi, cands in ((rc.mask_x, hi_x, cand_x), (rc.mask_y, hi_y, cand_y)):
+            if prof.max() > 0:
+                cands += _axis_candidates(prof, pmin, hi, {**cfg, "pitch_factors": [], "pitch_peaks": n_mask,
+                                                           "teeth_power": float(cfg.get("mask_teeth_power", 1.0))})
         cand_y = _distinct_pitches(cand_y)
     cand_x = _distinct_pitches(cand_x)
     if not cand_x or not cand_y:

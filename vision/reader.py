@@ -102,7 +102,8 @@ class BoardReader:
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
         box_tiles = sum(box.values())
-        hypotheses = self._hypotheses(work, errors, box_tiles)
+        masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
+        hypotheses = self._hypotheses(work, errors, box_tiles, masks)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
         done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
                          hypotheses)
@@ -111,7 +112,9 @@ class BoardReader:
         if not tried:
             raise errors[0]
         power = float(self.cfg["read"]["score_cells_power"])
-        cover = _coverage_of(tried[0][1][1], float(self.cfg["read"].get("coverage_power", 0.0)))
+        # one tile mask for every attempt: the first variant's (the default locate settings),
+        # whichever attempt comes first (its own grid may not have been read)
+        cover = _coverage_of(masks[0] if masks else tried[0][1][1], float(self.cfg["read"].get("coverage_power", 0.0)))
         # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
@@ -198,13 +201,13 @@ class BoardReader:
         with ThreadPoolExecutor(max_workers=min(n, len(items))) as pool:
             return list(pool.map(caught, items))
 
-    def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError],
-                    box_tiles: int) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
+    def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError], box_tiles: int,
+                    masks: list[np.ndarray] | None = None) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
         check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
         than their own variant's first) above that first's, largest gain first, none twice and
-        at most ``max_attempts`` in all."""
+        at most ``max_attempts`` in all. ``masks`` receives each variant's tile mask, in order."""
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
@@ -212,12 +215,20 @@ class BoardReader:
         split_only: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
         lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
-        for lcfg, found in zip(lcfgs, self._map(lambda c: locate_candidates(work, c), lcfgs)):
+        shared: dict[str, Any] = {}  # rectifications the variants share (locate._shared_rectify)
+        for lcfg, found in zip(lcfgs, self._map(lambda c: locate_candidates(work, c, shared), lcfgs)):
             if isinstance(found, BoardNotFoundError):
                 errors.append(found)
                 continue
             cands, tilecol = found
+            if masks is not None:
+                masks.append(tilecol)
             if not cands:  # a variant that does not apply to this photo (locate's busy_only)
+                continue
+            if any(same_grid(cands[0][1], g) and np.array_equal(tilecol, t) for _, g, t, _ in first):
+                # the same first grid on the same tile mask as a variant before: the same reading,
+                # and about the same other grids (the mask-profile variant's on a 6-tile start,
+                # game start 6021: a third of the pitch, whose 54 sub-tile cells won)
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)

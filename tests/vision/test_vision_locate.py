@@ -468,7 +468,7 @@ def test_a_grid_with_more_board_cells_than_the_box_has_tiles_gets_its_coarser_si
     tilecol = np.zeros((10, 10), dtype=bool)
     work = np.zeros((10, 10, 3), np.uint8)
 
-    def candidates(work: np.ndarray, cfg: dict) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+    def candidates(work: np.ndarray, cfg: dict, memo: dict | None = None) -> tuple[list[tuple[float, Grid]], np.ndarray]:
         # the default variant finds the fine grid, the one without novelty the grid in blocks
         if cfg.get("novelty", True):
             return [(0.2, fine), (0.05, coarse)], tilecol
@@ -499,7 +499,7 @@ def test_a_split_grid_without_a_coarser_candidate_is_read_itself_when_a_slot_is_
     tilecol = np.zeros((10, 10), dtype=bool)
     work = np.zeros((10, 10, 3), np.uint8)
 
-    def candidates(work: np.ndarray, cfg: dict) -> tuple[list[tuple[float, Grid]], np.ndarray]:
+    def candidates(work: np.ndarray, cfg: dict, memo: dict | None = None) -> tuple[list[tuple[float, Grid]], np.ndarray]:
         if cfg.get("novelty", True):
             return [(0.36, multiple), (0.36, split)], tilecol
         return [(-0.06, other)], tilecol

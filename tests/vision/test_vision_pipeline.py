@@ -301,6 +301,63 @@ def _with_and_without(photo, config: dict, off: dict):  # type: ignore[no-untype
     return read[0], read[1]
 
 
+def _variants_without(key: str) -> dict:
+    """A config whose locate variants leave out the one(s) setting ``key``."""
+    from vision.config import load_config
+
+    return {"locate_variants": [v for v in load_config(None)["locate_variants"] if key not in v]}
+
+
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_sparse_board_on_a_tan_cloth_gets_its_pitch_from_the_tile_mask() -> None:
+    """Scans tuning photo 10067 (40 tiles in a diagonal staircase on a pale tan cloth): the
+    scans' detailed art swamps the few tile outlines in the grey-level seam profile, whose comb
+    found pitches 0.5 and 1.04 times the true one along x; every grid read drifted off the tiles
+    (4 of 40 right). The tile mask's steps are the outlines themselves: the variant that mixes
+    them into the profiles (locate.mask_profile_weight, mask_comb_peaks) reads the board."""
+    m, before = _with_and_without(_scans_photo(10067), {}, _variants_without("mask_profile_weight"))
+    assert m.tiles_exact >= 36
+    assert before.tiles_exact <= 10  # the case this is for
+
+
+def test_attempts_are_weighed_by_the_first_variants_tile_mask() -> None:
+    """Procedural tuning photo 9029 (a yellow table that passes the tile-colour test): with the
+    mask-profile variant's grid read, the first variant's half-pitch first grid was not
+    (its double is another variant's first), so the first attempt read was the no-novelty
+    variant's tiny-board outline grid, and its tile mask (the whole table) weighed every
+    attempt's coverage: the board's 38 cells held 0.24 of it and the outline grid's 4 cells won.
+    Weighed by the first variant's mask (the board), the board's grid wins."""
+    from vision import synth
+
+    photo = synth.generate(9029, synth.preset("default"), seed=9029, tiles=40)
+    m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
+    assert m.tiles_exact >= 36
+
+
+def test_a_variant_whose_first_grid_another_found_adds_nothing() -> None:
+    """Game start 6021 (6 tiles): the mask-profile variant's first grid was variant 0's own (192
+    px, same tile mask: the same reading), and its extra grids added a third of the pitch (60.8
+    px) whose 54 sub-tile cells each fitted a tile well enough to win. A variant whose first grid
+    an earlier variant found on the same mask adds no grids at all."""
+    from scorer import Game, random_game
+    from vision import synth
+
+    record = random_game(6021, ("red", "blue"), turns=10)
+    game = Game.from_record(record)
+    for turn in record.turns[:5]:
+        game.play(turn)
+    photo = synth.generate(game.state(), synth.preset("default"), 6021)
+    reader = BoardReader()
+    img = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    lc = reader.cfg["load"]
+    work = load_image(img, int(lc["max_pixels"]), int(lc["min_side"]), int(lc["work_side"])).work
+    masks: list = []
+    hyps = reader._hypotheses(work, [], 72, masks)
+    assert hyps and not [c for _, _, c in hyps if c.get("mask_profile_weight")]
+    assert len(masks) >= 3  # every variant that found candidates gave its mask
+    assert len(reader.read(photo.jpeg).state.tiles) == 6
+
+
 @pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
 def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     """Scans tuning photo 7018 (40 tiles, tilted 12 degrees): the grids found were about 0.44,
@@ -424,8 +481,10 @@ def test_a_comb_pitch_whose_lines_miss_the_seams_does_not_go_first() -> None:
     reader's three attempts; the board's own grid was never read and 14 of 40 tiles were wrong,
     12 missed. The comb's pair goes first only when its check is at least
     locate.comb_first_min_check (0): then the half pitch and its coarser grid, the board's, are
-    read (37 of 40 found, 36 right, when this was written)."""
-    m, before = _with_and_without(_scans_photo(9006), {}, {"locate": {"comb_first_min_check": -1e9}})
+    read (37 of 40 found, 36 right, when this was written). Without the mask-profile variant,
+    which now reads this board's pitch either way."""
+    m, before = _with_and_without(_scans_photo(9006), _variants_without("mask_profile_weight"),
+                                  {"locate": {"comb_first_min_check": -1e9}})
     assert m.tiles_exact >= 0.85 * m.tiles_truth
     assert before.tiles_exact < 0.75 * before.tiles_truth  # the case this is for
 
@@ -436,11 +495,12 @@ def test_a_steep_photos_wide_frame_gets_its_pitch_from_the_stretched_other_axis(
     locate.metric_aspect). The comb's best near the other axis's pitch was no seam pitch at all,
     the grid cut across the tiles and 48 cells were read wrong or missed. Each axis also tries the
     other's pitches stretched by the aspect (locate.cross_metric), at the comb's two best local
-    maxima there: 7 cells wrong when this was written."""
+    maxima there: 7 cells wrong when this was written. Without the mask-profile variant, which
+    now finds this board's pitch either way."""
     from vision import synth
 
     photo = synth.generate(10008, synth.preset("default"), seed=10008, tiles=40)
-    m, before = _with_and_without(photo, {}, {"locate": {"cross_metric": False}})
+    m, before = _with_and_without(photo, _variants_without("mask_profile_weight"), {"locate": {"cross_metric": False}})
     assert m.tiles_exact >= 0.8 * m.tiles_truth
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
 
@@ -450,7 +510,9 @@ def test_a_pitch_with_too_few_seams_on_its_axis_is_no_grid() -> None:
     """Scans tuning photo 9019 (40 tiles, a short rectified axis): the comb's best near the other
     axis's pitch fitted only two seams on this axis, yet became the first grid (126 px, 8 cells)
     and 35 cells were read wrong or missed. Such a pitch is no hypothesis (locate.cross_fit): the
-    board's own grid goes first (every tile right when this was written)."""
-    m, before = _with_and_without(_scans_photo(9019), {}, {"locate": {"cross_fit": False}})
+    board's own grid goes first (every tile right when this was written). Without the
+    mask-profile variant, which now finds this board's pitch either way."""
+    m, before = _with_and_without(_scans_photo(9019), _variants_without("mask_profile_weight"),
+                                  {"locate": {"cross_fit": False}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
     assert before.tiles_exact < 0.6 * before.tiles_truth  # the case this is for
