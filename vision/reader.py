@@ -225,10 +225,13 @@ class BoardReader:
                 masks.append(tilecol)
             if not cands:  # a variant that does not apply to this photo (locate's busy_only)
                 continue
-            if any(same_grid(cands[0][1], g) and np.array_equal(tilecol, t) for _, g, t, _ in first):
-                # the same first grid on the same tile mask as a variant before: the same reading,
-                # and about the same other grids (the mask-profile variant's on a 6-tile start,
-                # game start 6021: a third of the pitch, whose 54 sub-tile cells won)
+            if any(abs(cands[0][1].pitch_px / g.pitch_px - 1) <= 0.05 and np.array_equal(tilecol, t)
+                   for _, g, t, _ in first):
+                # the pitch of a variant before's first grid, on the same tile mask: about the same
+                # reading, and about the same other grids, which would take the slots of that
+                # variant's own (the mask-profile variant, meant for other pitches: on game start
+                # 6021 its extra grid a third of the pitch read 54 sub-tile cells, and won; on 7003
+                # its first, a phase of the first variant's, took the coarser sibling's slot)
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)
