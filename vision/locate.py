@@ -1,6 +1,9 @@
 """Stage 2: find the tiles, the table plane and the grid.
 
-1. A tile mask from colour (field green and city tan are what tiles are made of).
+1. A tile mask from colour (field green and city tan are what tiles are made of), cut down to
+   the pixels unlike the table where the table is tile-coloured too; on a table of the fields'
+   own green, the busy-region variant takes the board's area from where the photo is busier than
+   its border instead (:func:`busy_region`).
 2. Straight edges near the tiles (tile outlines and seams, straight roads) cluster into two
    families; each family meets at a vanishing point (RANSAC, then least squares). Edges on the
    board's outline (tile on one side, table on the other) weigh ``outline_segment_weight`` more:
@@ -17,7 +20,8 @@
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
    positions strong, tile centres weak) proposes pitches and phases per axis (its best peaks,
    their halves, thirds and doubles, the best of a "soft" comb that counts every seam alike, the
-   other axis's pitches). Every square-ish pair is checked
+   other axis's pitches; in the mask-profile variant the tile mask's own steps, a sparse board's
+   outlines, mixed in and their comb's best pitches too). Every square-ish pair is checked
    cheaply on the rectified board (cell borders are seams, cell middles are not); the comb's own
    best and the best-checked pairs are returned, and the reader classifies a few of them.
 4. The grid is turned by a multiple of 90 degrees so that north is the image top, and every cell
@@ -139,8 +143,7 @@ def busy_region(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
     edges in connected runs shorter than ``busy_min_run`` of the longer side are the cloth's
     speckle; the rest are closed over ``busy_close_frac`` of the longer side, holes filled (a
     plain field inside its seams), opened over the same, and the parts at least 0.15 of the
-    largest kept. None when that area is below
-    0.3% or above ``busy_max_cover`` of the photo (a grained wood's edges are everywhere)."""
+    largest kept. None when that area is below 0.3% or above ``busy_max_cover`` of the photo."""
     h, w = bgr.shape[:2]
     s = max(h, w)
     lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 1.2), cv2.COLOR_BGR2LAB).astype(np.float32)
