@@ -1614,6 +1614,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
         (lambda: _crests_that_now_count(record, game, chosen_turns, end_game, total) if total is not None else [],
          "a coat of arms the photos cannot tell now changes the score: the players are asked"),
+        (lambda: _snapped_followers(full, end_game, game, chosen_turns, weak),
+         "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players are asked"),
     )
     if len(alternatives) <= 1:
         alternatives = []
@@ -2591,6 +2593,57 @@ def _crest_answer(t: Turn, tile: TileType) -> str:
     """One answer to a question about an earlier tile's coat of arms: turn ``t``'s tile is
     ``tile``, with or without one."""
     return f"{_crest(tile)} on {t.player}'s tile at {list(t.at or ())} ({tile.name()})"
+
+
+#: The field slots either side of each edge's centre slot: where a farmer lies beside a road
+#: that leaves the tile there.
+_BESIDE = {"N": ("Nw", "Ne"), "E": ("En", "Es"), "S": ("Sw", "Se"), "W": ("Wn", "Ws")}
+
+
+def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                       weak: Collection[tuple[Cell, str, str]]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new followers that the reader took onto a road beside their
+    measured foot (``weak``, as :data:`SNAPPED_MARK` marks them: cell, player, slot in the
+    record's frame).
+
+    A farmer lying in the field beside a road is read standing on the road from some camera
+    angles, which is why such a sighting counts half a vote (:data:`SNAPPED_VOTE`); but a
+    follower is seen only in the photos from its turn on, and the last turn's in one photo: with
+    nothing else to go by, the road was taken (fresh photo games 447 and 459: the last turn's
+    farmer scored as a road). Returns ``record`` as it is first, then with each such follower in
+    each field beside its road on its tile (when the game replays so and its end totals differ),
+    with their games, or []."""
+    base_i = len(record.turns) - len(turns)
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[Turn] = []
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    for k, t in enumerate(turns):
+        if t.tile is None or t.at is None or t.meeple not in _BESIDE or (t.at, t.player, t.meeple) not in weak:
+            continue
+        road = _segment(t.tile, t.rot, t.meeple)
+        if road is None or t.tile.segments[road].kind is not Kind.ROAD:
+            continue
+        for side in _BESIDE[t.meeple]:
+            i = _segment(t.tile, t.rot, side)
+            if i is None or t.tile.segments[i].kind is not Kind.FIELD:
+                continue
+            got = _changed_alternative(record, base_i + k, turns, before, _snap_question(t, side), finals,
+                                       meeple=side)
+            if got is None:
+                continue
+            if t not in asked:
+                asked.append(t)
+            out.append(got)
+    if not out:
+        return []
+    base = _outcome(turns, record, end_game, before, "; ".join(_snap_question(t, t.meeple or "") for t in asked))
+    return [(base, end_game), *out]
+
+
+def _snap_question(t: Turn, slot: str) -> str:
+    """One answer to a thief-or-farmer question: turn ``t``'s follower at ``slot``."""
+    where = "on the road" if slot in _BESIDE else "in the field beside the road"
+    return f"{t.player}'s follower on the tile at {list(t.at or ())} stands {where} ({slot})"
 
 
 def _crest_question(t: Turn, tile: TileType) -> str:

@@ -1274,3 +1274,29 @@ def test_a_photo_unfit_after_a_flooded_photo_takes_its_turns_back_even_where_it_
     short, dropped = undone
     assert [(x.player, x.at) for x in short.turns] == [("red", (1, 0))]
     assert dropped == {(0, 1), (-1, 0)}
+
+
+def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
+    """Fresh photo games 447 and 459: the last turn's farmer, lying in the field beside a road,
+    was read standing on the road, moved there from its measured foot (``snapped``), and its
+    road scored: no later photo could outvote the one that showed it. The players are asked:
+    the road as read first, then each field beside that road on the tile whose totals differ.
+    Seen on the road under its foot (not moved), nothing is asked."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, on_road, [((1, 0), "red", "E")])
+    assert asked.ambiguous
+    u = tile("U")
+    kinds = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+             for a in asked.alternatives]
+    # the En and Es fields score alike here (no city beside either): one of them is asked
+    assert kinds == ["road", "field"]
+    assert len({tuple(sorted(a.final.items())) for a in asked.alternatives}) == 2
+    assert any("may lie in the field" in w for w in asked.warnings)
+    farmer = asked.alternatives[1]
+    assert f"in the field beside the road ({farmer.record.turns[-1].meeple})" in farmer.summary
+    assert "on the road (E)" in asked.alternatives[0].summary
+    assert not look(res, on_road, []).ambiguous
