@@ -2393,16 +2393,30 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     twin (when the game replays with it: the box must still hold one), with their games, or
     ``[]``. Asked when the tile is laid: once answered, the record keeps the players' answer
     unless later photos show otherwise (the follower gone, the crest seen)."""
+    def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
+        if t.at not in covered:
+            return []
+        return [(_crest_question(t, twin), {"tile": twin, "rot": rot})
+                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions))]
+    return _turn_questions(record, end_game, before, turns, options,
+                           lambda t: _crest_question(t, t.tile) if t.tile else "")
+
+
+def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                    options: Callable[[Turn], Iterable[tuple[str, dict[str, Any]]]],
+                    as_read: Callable[[Turn], str]) -> list[tuple[Alternative, Game]]:
+    """A question about this step's ``turns``: ``record`` as it is first (its summary the asked
+    turns as read, ``as_read``), then, for each turn, ``record`` with that turn changed as each of
+    its ``options`` says ((summary, changes to the turn) pairs, see :func:`_changed_alternative`)
+    where the game replays so and its end totals are new; with their games, or [] when no option
+    makes a difference."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
     finals = {tuple(sorted(end_game.final_report().final.items()))}
     for k, t in enumerate(turns):
-        if t.at not in covered:
-            continue
-        for twin, rot in _close_twins(t, cev.score, tuple(record.expansions)):
-            got = _changed_alternative(record, base_i + k, turns, before, _crest_question(t, twin), finals,
-                                       tile=twin, rot=rot)
+        for summary, changes in options(t):
+            got = _changed_alternative(record, base_i + k, turns, before, summary, finals, **changes)
             if got is None:
                 continue
             if t not in asked:
@@ -2410,7 +2424,7 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
             out.append(got)
     if not out:
         return []
-    base = _outcome(turns, record, end_game, before, "; ".join(_crest_question(t, t.tile) for t in asked if t.tile))
+    base = _outcome(turns, record, end_game, before, "; ".join(x for x in map(as_read, asked) if x))
     return [(base, end_game), *out]
 
 
@@ -2613,31 +2627,16 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     farmer scored as a road). Returns ``record`` as it is first, then with each such follower in
     each field beside its road on its tile (when the game replays so and its end totals differ),
     with their games, or []."""
-    base_i = len(record.turns) - len(turns)
-    out: list[tuple[Alternative, Game]] = []
-    asked: list[Turn] = []
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
-    for k, t in enumerate(turns):
+    def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is None or t.at is None or t.meeple not in _BESIDE or (t.at, t.player, t.meeple) not in weak:
-            continue
+            return []
         road = _segment(t.tile, t.rot, t.meeple)
         if road is None or t.tile.segments[road].kind is not Kind.ROAD:
-            continue
-        for side in _BESIDE[t.meeple]:
-            i = _segment(t.tile, t.rot, side)
-            if i is None or t.tile.segments[i].kind is not Kind.FIELD:
-                continue
-            got = _changed_alternative(record, base_i + k, turns, before, _snap_question(t, side), finals,
-                                       meeple=side)
-            if got is None:
-                continue
-            if t not in asked:
-                asked.append(t)
-            out.append(got)
-    if not out:
-        return []
-    base = _outcome(turns, record, end_game, before, "; ".join(_snap_question(t, t.meeple or "") for t in asked))
-    return [(base, end_game), *out]
+            return []
+        fields = [side for side in _BESIDE[t.meeple] if (i := _segment(t.tile, t.rot, side)) is not None
+                  and t.tile.segments[i].kind is Kind.FIELD]
+        return [(_snap_question(t, side), {"meeple": side}) for side in fields]
+    return _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""))
 
 
 def _snap_question(t: Turn, slot: str) -> str:
