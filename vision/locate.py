@@ -615,13 +615,25 @@ class _Rectified:
     mask_y: np.ndarray | None = None
 
 
-def _rectify(bgr: np.ndarray, cfg: dict[str, Any]) -> _Rectified | None:
+def _colour_masks(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(green, tile colour, unlike the table) masks of a BGR image (see tile_mask, table_novelty;
+    without ``novelty`` the third is the tile colour)."""
+    green, tilecol = tile_mask(bgr, cfg)
+    return green, tilecol, table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
+
+
+def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None = None) -> _Rectified | None:
     """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
     profiles (steps 1-3 of the module docstring, up to the pitch search); None for a variant that
-    reads the busy region only (``busy_only``) where that region is not used."""
+    reads the busy region only (``busy_only``) where that region is not used. ``memo``: see
+    :func:`_shared_rectify` (the colour masks are shared with variants that differ only in the
+    busy region)."""
     h, w = bgr.shape[:2]
-    green, tilecol = tile_mask(bgr, cfg)
-    novel = table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
+    if memo is None:
+        green, tilecol, novel = _colour_masks(bgr, cfg)
+    else:
+        green, tilecol, novel = _once(memo, "masks " + _settings_key(cfg, _PROFILE_MIX + _BUSY_ONLY),
+                                      lambda: _colour_masks(bgr, cfg))
     busy = None
     if cfg.get("novelty", True) and cfg.get("busy_region", False) \
             and float(tilecol.sum()) > float(cfg["novelty_max_cover"]) * tilecol.size:
@@ -1085,15 +1097,19 @@ def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
 
 # locate settings that only change the seam profiles' mix, not the rectification
 _PROFILE_MIX = ("mask_profile_weight", "mask_comb_peaks", "mask_teeth_power")
+# and those that only decide whether the busy region replaces the colour masks' board
+_BUSY_ONLY = ("busy_region", "busy_only")
 _MEMO_LOCK = threading.Lock()  # guards the shared rectifications' memo (any photo's: held briefly)
 
 
-def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Rectified | None:
-    """:func:`_rectify`, computed once per photo for the variants that differ only in how they mix
-    the seam profiles (``memo``: shared by one photo's variants, on any threads; None: no sharing)."""
-    if memo is None:
-        return _rectify(bgr, cfg)
-    key = json.dumps({k: v for k, v in cfg.items() if k not in _PROFILE_MIX}, sort_keys=True, default=str)
+def _settings_key(cfg: dict[str, Any], leave_out: tuple[str, ...]) -> str:
+    """The locate settings ``cfg`` as a memo key, those in ``leave_out`` left out."""
+    return json.dumps({k: v for k, v in cfg.items() if k not in leave_out}, sort_keys=True, default=str)
+
+
+def _once(memo: dict[str, Any], key: str, compute: Callable[[], Any]) -> Any:
+    """``compute()`` once per ``key`` of ``memo``, whichever thread asks first: the others wait
+    for its result (or raise its exception)."""
     with _MEMO_LOCK:
         entry = memo.get(key)
         owner = entry is None
@@ -1101,7 +1117,7 @@ def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] |
             entry = memo[key] = [threading.Event(), None, None]
     if owner:
         try:
-            entry[1] = _rectify(bgr, cfg)
+            entry[1] = compute()
         except BaseException as exc:  # the waiting variants raise it too
             entry[2] = exc
         finally:
@@ -1110,7 +1126,16 @@ def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] |
         entry[0].wait()
     if entry[2] is not None:
         raise entry[2]
-    return entry[1]  # type: ignore[no-any-return]
+    return entry[1]
+
+
+def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Rectified | None:
+    """:func:`_rectify`, computed once per photo for the variants that differ only in how they mix
+    the seam profiles (``memo``: shared by one photo's variants, on any threads; None: no sharing)."""
+    if memo is None:
+        return _rectify(bgr, cfg)
+    return _once(memo, "rectify " + _settings_key(cfg, _PROFILE_MIX),  # type: ignore[no-any-return]
+                 lambda: _rectify(bgr, cfg, memo))
 
 
 def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any],
