@@ -69,7 +69,7 @@ from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
 from .game import Game
-from .geometry import EDGES, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
+from .geometry import EDGE_SLOTS, EDGES, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
 DEFAULT_TRUST = 0.8
@@ -2609,11 +2609,6 @@ def _crest_answer(t: Turn, tile: TileType) -> str:
     return f"{_crest(tile)} on {t.player}'s tile at {list(t.at or ())} ({tile.name()})"
 
 
-#: The field slots either side of each edge's centre slot: where a farmer lies beside a road
-#: that leaves the tile there.
-_BESIDE = {"N": ("Nw", "Ne"), "E": ("En", "Es"), "S": ("Sw", "Se"), "W": ("Wn", "Ws")}
-
-
 def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                        weak: Collection[tuple[Cell, str, str]]) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new followers that the reader took onto a road beside their
@@ -2628,12 +2623,13 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     each field beside its road on its tile (when the game replays so and its end totals differ),
     with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
-        if t.tile is None or t.at is None or t.meeple not in _BESIDE or (t.at, t.player, t.meeple) not in weak:
+        if t.tile is None or t.at is None or t.meeple not in EDGE_SLOTS or (t.at, t.player, t.meeple) not in weak:
             return []
         road = _segment(t.tile, t.rot, t.meeple)
         if road is None or t.tile.segments[road].kind is not Kind.ROAD:
             return []
-        fields = [side for side in _BESIDE[t.meeple] if (i := _segment(t.tile, t.rot, side)) is not None
+        # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
+        fields = [side for side in EDGE_SLOTS[t.meeple][::2] if (i := _segment(t.tile, t.rot, side)) is not None
                   and t.tile.segments[i].kind is Kind.FIELD]
         return [(_snap_question(t, side), {"meeple": side}) for side in fields]
     return _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""))
@@ -2641,7 +2637,7 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
 
 def _snap_question(t: Turn, slot: str) -> str:
     """One answer to a thief-or-farmer question: turn ``t``'s follower at ``slot``."""
-    where = "on the road" if slot in _BESIDE else "in the field beside the road"
+    where = "on the road" if slot in EDGE_SLOTS else "in the field beside the road"
     return f"{t.player}'s follower on the tile at {list(t.at or ())} stands {where} ({slot})"
 
 
