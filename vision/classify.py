@@ -87,6 +87,36 @@ def _lab_bins(lab: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, ...]:
     return tuple(np.clip((lab[..., k] * bins[k] / 256).astype(int), 0, bins[k] - 1) for k in range(3))
 
 
+def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndarray:
+    """``occupied`` (rows x cols, bool) grown by the ``near`` cells that share a side with an
+    occupied cell, ``rounds`` times.
+
+    A tile of mostly city on a table of the city's own colour (tan wood under parchment-coloured
+    cities) scores just under the occupancy bar, the tile colours being learnt from the green
+    cells, while bare table beside the board scores well under it: every tile touches another,
+    so a cell that nearly passes, borders a tile and shows little field green is one (the
+    caller's ``near``). Only the layout grows (the largest group of occupied cells, corners
+    touching): the score board's track beside it, read as a cell or two that are dropped as
+    apart from the layout (:func:`vision.reader.detached_cells`), would grow into a group too
+    big to drop. Table let in beside the layout has no tile's edge towards the table beyond,
+    and :func:`edgeless_cells` takes it out again."""
+    if rounds <= 0 or not occupied.any():
+        return occupied
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(occupied.astype(np.uint8), connectivity=8)
+    layout = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    for _ in range(rounds):
+        touch = np.zeros_like(layout)
+        touch[1:] |= layout[:-1]
+        touch[:-1] |= layout[1:]
+        touch[:, 1:] |= layout[:, :-1]
+        touch[:, :-1] |= layout[:, 1:]
+        add = near & touch & ~layout & ~occupied
+        if not add.any():
+            break
+        layout |= add
+    return occupied | layout
+
+
 def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_top: np.ndarray,
                      table_lab: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
     """Per cell (rows x cols), the mean log-likelihood ratio of its pixels under the photo's tile
@@ -236,7 +266,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
         bg = np.asarray(background_lab, dtype=np.float32).reshape(-1, 3)
         occ_score = occupancy_scores(lab, occ, green, ignore_top, bg, cfg) if len(bg) > 1 else None
         if occ_score is not None:
-            occupied = occ_score >= float(cfg["occupancy_min_ratio"])
+            near = (occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))) \
+                & (green < float(cfg.get("occupancy_near_max_green", 1.0)))
+            occupied = beside_tiles(occ_score >= float(cfg["occupancy_min_ratio"]), near,
+                                    int(cfg.get("occupancy_near_rounds", 0)))
         else:
             cell_lab = np.median(lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4).reshape(
                 rows, cols, -1, 3), axis=2)
