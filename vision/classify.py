@@ -409,7 +409,7 @@ def bare_table_cells(lab: np.ndarray, ignore_top: np.ndarray, occupied: np.ndarr
     return low_share & low_fit
 
 
-def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cfg: dict[str, Any],
+def edgeless_cells(image: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cfg: dict[str, Any],
                    keep: set[tuple[int, int]] | None = None) -> set[tuple[int, int]]:
     """Cells on the board's outline without a tile's edge there: table read as tiles.
 
@@ -420,9 +420,12 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     change across it within ``edge_reach`` tile sides, and compared with the median of the
     sides between two read cells (the seams). A cell whose outer sides are all below
     ``edge_min_ratio`` of that is dropped, and the outline is measured again where it moved
-    (a patch of table several cells wide is peeled cell by cell). ``gray`` is the work image;
-    cells are grid cells. Nothing is dropped with too few seams to compare with, nor all cells,
-    nor the cells in ``keep`` (a followed game's tiles seen before: only new cells are judged)."""
+    (a patch of table several cells wide is peeled cell by cell). ``image`` is the work image,
+    grey or BGR: in colour, a change of hue counts too (the Lab a and b steps, times
+    ``edge_colour_weight``), since a green field beside a grey or tan table can be as bright
+    as the table and its edge a step in colour only. Cells are grid cells. Nothing is dropped
+    with too few seams to compare with, nor all cells, nor the cells in ``keep`` (a followed
+    game's tiles seen before: only new cells are judged)."""
     ratio = float(cfg.get("edge_min_ratio", 0.0))
     if ratio <= 0 or len(cells) < 3:
         return set()
@@ -431,10 +434,19 @@ def edgeless_cells(gray: np.ndarray, grid: Grid, cells: set[tuple[int, int]], cf
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
     cols, rows = range(min(xs) - 1, max(xs) + 2), range(min(ys) - 1, max(ys) + 2)
-    top = warp_board(gray.astype(np.float32), Grid(H=grid.H, cols=cols, rows=rows, pitch_px=grid.pitch_px),
-                     patch, cv2.INTER_LINEAR)
-    gx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
-    gy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
+    around = Grid(H=grid.H, cols=cols, rows=rows, pitch_px=grid.pitch_px)
+    colour = float(cfg.get("edge_colour_weight", 0.0)) if image.ndim == 3 else 0.0
+    if image.ndim == 3:
+        top_bgr = warp_board(image, around, patch, cv2.INTER_LINEAR)
+        planes = [cv2.cvtColor(top_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)]
+        if colour > 0:
+            lab = cv2.cvtColor(top_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+            planes += [lab[..., 1], lab[..., 2]]
+    else:
+        planes = [warp_board(image.astype(np.float32), around, patch, cv2.INTER_LINEAR)]
+    weights = [1.0] + [colour] * (len(planes) - 1)
+    gx = sum(w * np.abs(cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)) for w, p in zip(weights, planes))
+    gy = sum(w * np.abs(cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)) for w, p in zip(weights, planes))
     lo, hi = int(0.15 * patch), int(0.85 * patch)
 
     def side(c: tuple[int, int], edge: str) -> float:

@@ -351,7 +351,7 @@ class BoardReader:
             # ("new_cells": only cells the board did not have are judged; false: none is)
             keep = set(_align_prior(prior, set(unary))) if prior is not None and with_prior == "new_cells" else None
             many = keep is not None and len(set(unary) - keep) > int(ccfg.get("edge_prior_max_new", 4))
-            for c in (set() if many else edgeless_cells(gray, grid, set(unary), ccfg, keep)):
+            for c in (set() if many else edgeless_cells(work, grid, set(unary), ccfg, keep)):
                 del unary[c], best_ll[c]
         rcfg = self.cfg["read"]
         for c in detached_cells(set(unary), int(rcfg.get("detached_max_cells", 0)), int(rcfg.get("detached_reach", 2))):

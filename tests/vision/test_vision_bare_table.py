@@ -141,3 +141,25 @@ def test_a_city_tile_on_a_table_of_the_citys_colour_is_read_beside_the_board() -
     alone = _occupied(img, grid, {"classify": {"occupancy_near_rounds": 0}})
     assert truth - alone == {(1, 0), (2, 1)} and not alone - truth  # C and S missed on their own
     assert _occupied(img, grid, {}) == truth
+
+
+@pytest.mark.parametrize(("seed", "cell"), [(10098, (-2, 3)), (10114, (0, 3))])
+def test_a_tile_whose_edge_is_a_step_in_colour_only_stays_on_the_outline(seed: int, cell: tuple[int, int]) -> None:
+    """Scans tuning photos: a field tile on the layout's outline beside a table as bright as its
+    green (grey cloth, tan wood) shows hardly a brightness step towards the table, and the outline
+    test dropped it as table (these two cells, on the true grid). Its edge is a step in hue; counted
+    (classify.edge_colour_weight), no tile of the true layout is dropped."""
+    import cv2
+
+    from bench.bench_classify import true_grid
+    from vision.classify import edgeless_cells
+    from vision.synth import generate, load_scans, preset
+    if load_scans() is None:
+        pytest.skip("classic scans (../shared/art/classic) absent")
+    photo = generate(seed, preset("default").with_art("scans"), seed=seed, game="base", tiles=40)
+    img = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    grid = true_grid(photo.reading, 1.0)
+    cells = {t.at for t in photo.reading.state.tiles}
+    cfg = load_config()["classify"]
+    assert edgeless_cells(img, grid, cells, {**cfg, "edge_colour_weight": 0.0}) == {cell}
+    assert edgeless_cells(img, grid, cells, cfg) == set()
