@@ -24,10 +24,12 @@ per-cell evidence, ``--no-evidence`` for the reading alone), printing the share 
 and the share of turns whose inferred tile is the true one. A photo the reader cannot read or
 the follower does not use (it says why) is taken again once (rendered anew), as the player
 told so would (``--retakes``, 0 for none); if that fails too the game goes on without it
-(both counted). Photo games run in ``--jobs`` processes: per-photo times are then
+(both counted). ``--photo-skip 0.1`` skips photos as the ``10% skipped`` mode does, through
+the reader too. Photo games run in ``--jobs`` processes: per-photo times are then
 shared-CPU times; take timings with ``--jobs 1``.
 
-Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos] [--photo-games 12] [--photo-seed0 12]``
+Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos] [--photo-games 12] [--photo-seed0 12]
+[--photo-skip 0.1]``
 (``--games 0 --photos`` runs the photo games alone).
 """
 
@@ -270,10 +272,12 @@ _READER: Any = None
 
 
 def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1,
-               remember: bool = False) -> PhotoGame:
+               remember: bool = False, skip: float = 0.0) -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
-    taken again (:func:`follow`), rendered anew (another seed: light, camera)."""
+    taken again (:func:`follow`), rendered anew (another seed: light, camera). With ``skip``,
+    each photo but the first and last is not taken with that probability (:func:`pick_photos`,
+    seeded by the game), as when the players forget one."""
     global _READER
     from vision.errors import VisionError  # type: ignore[import-not-found]
     from vision.reader import BoardReader  # type: ignore[import-not-found]
@@ -285,6 +289,9 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     record = random_game(seed, ("red", "blue"), turns=turns)
     states, tracks, final = true_states(record)
     finals = true_finals(record)
+    taken = pick_photos(len(states), random.Random(seed * 7919 + 1), skip)
+    skipped = len(states) - len(taken)
+    states, tracks, finals = [states[i] for i in taken], [tracks[i] for i in taken], [finals[i] for i in taken]
     out = PhotoGame(seed, "")
 
     def read(state: State, prior: State | None, take: int) -> Any:
@@ -309,6 +316,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     out.ok = replay(rec)[1].final == final
     out.good, out.laid = turns_right(record, rec)
     taken = f", {out.retakes} taken again, {out.left_out} left out" if out.retakes or out.left_out else ""
+    taken += f", {skipped} skipped" if skipped else ""
     asked = f", {out.questions} questions" if out.questions else ""
     out.line = (f"  photos seed {seed}: {'right' if out.ok else 'WRONG'} ({len(states)} photos{taken}{asked}, "
                 f"{warnings} warnings, {out.good}/{out.laid} turns' tiles right, "
@@ -316,25 +324,27 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int, int, bool]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int, bool, float]) -> PhotoGame:
     return photo_game(*args)
 
 
 def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
-               retakes: int = 1, remember: bool = False) -> None:
+               retakes: int = 1, remember: bool = False, skip: float = 0.0) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
     read with the previous corrected state as prior, and followed with the reader's per-cell
     evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone). Games
-    run in ``jobs`` processes (the reader then on one thread each)."""
+    run in ``jobs`` processes (the reader then on one thread each). With ``skip``, photos are
+    skipped as in the ``10% skipped`` mode (:func:`photo_game`)."""
     try:
         import vision.reader  # type: ignore[import-not-found]  # noqa: F401
         import vision.synth  # type: ignore[import-not-found]  # noqa: F401
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember) for seed in range(seed0, seed0 + games)]
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip)
+            for seed in range(seed0, seed0 + games)]
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
         # each game's line as soon as it (and the games before it) is done: a run takes minutes
@@ -376,6 +386,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--remember", action="store_true",
                         help="photo games: of alternatives with the true scores, players answer the one holding "
                              "the tiles they laid (default: the first; the README's figures)")
+    parser.add_argument("--photo-skip", type=float, default=0.0,
+                        help="photo games: each photo but the first and last skipped with this probability "
+                             "(0.1: the issue's skipped-photos measure through the reader)")
     parser.add_argument("--no-evidence", action="store_true",
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
@@ -406,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
     if args.photos:
         photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
-                   args.retakes, args.remember)
+                   args.retakes, args.remember, args.photo_skip)
     return 1 if failed else 0
 
 
