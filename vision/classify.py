@@ -88,8 +88,8 @@ def _lab_bins(lab: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, ...]:
 
 
 def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndarray:
-    """``occupied`` (rows x cols, bool) grown by the ``near`` cells that share a side with an
-    occupied cell, ``rounds`` times.
+    """``occupied`` (rows x cols, bool) with the ``near`` cells that share a side with the
+    layout (its largest group of cells, corners touching) added, ``rounds`` times over.
 
     A tile of mostly city on a table of the city's own colour (tan wood under parchment-coloured
     cities) scores just under the occupancy bar, the tile colours being learnt from the green
