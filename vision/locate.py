@@ -1012,11 +1012,7 @@ def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, f
     board cells ``on``) moved onto its seams: (x_lo, px, y_lo, py) and its seam share. The pitch is scaled by up to ``small_snap_scale`` (both axes alike, tiles are
     square) in steps of 1%, and each axis shifted by up to ``small_snap`` of a pitch in steps of
     ``check_band`` pixels (a seam counts that far from a line); the board cells must stay the
-    same (a shift that moves the outline's cells is no better reading of it). Each axis is shifted
-    by its own seams (x by the lines across it, y by the lines along it: the x shift must not
-    choose which stretch of the lines along x is measured, as cutting off a figure's shadow
-    across a seam would); of shifts that find them equally well the least wins, so an axis
-    without a line between two board cells (a board one tile wide) stays on the outline."""
+    same (a shift that moves the outline's cells is no better reading of it)."""
     h, w = chk.ct.shape[0] - 1, chk.ct.shape[1] - 1
     x_lo, px, y_lo, py = place
     snap, scale = float(cfg.get("small_snap", 0.0)), float(cfg.get("small_snap_scale", 0.0))
@@ -1024,40 +1020,27 @@ def _snap_split(ci: np.ndarray, chk: _Check, place: tuple[float, float, float, f
     best: tuple[float, tuple[float, float, float, float]] = (seams, place)
     if snap <= 0:
         return best[1], best[0]
-
-    own = bool(cfg.get("small_snap_own_axis", True))  # false: both axes' seams, as before
-
-    def shifts(reach: float) -> np.ndarray:
-        d = np.arange(-reach, reach + 1e-9, step)
-        return d[np.argsort(np.abs(d), kind="stable")] if own else d
-
     for s in np.linspace(1 - scale, 1 + scale, 2 * int(round(scale * 100)) + 1):
         qx, qy = px * s, py * s
         # centre the scaled split on the outline, then shift x and y one after the other
         cx, cy = x_lo + (px - qx) * nx / 2, y_lo + (py - qy) * ny / 2
         yb = _split_lines(cy, qy, ny, h)
-        fx = max(shifts(snap * qx), key=lambda d: _split_seams(
-            ci, chk, _split_lines(cx + d, qx, nx, w), yb, on_min, axis=0 if own else None)[1])
+        fx = max(((float(_split_seams(ci, chk, _split_lines(cx + d, qx, nx, w), yb, on_min)[1]), d)
+                  for d in np.arange(-snap * qx, snap * qx + 1e-9, step)), key=lambda t: t[0])[1]
         xb = _split_lines(cx + fx, qx, nx, w)
-        keeps = [d for d in shifts(snap * qy)  # shifts that keep the board's cells
-                 if np.array_equal(_split_seams(ci, chk, xb, _split_lines(cy + d, qy, ny, h), on_min)[0] >= on_min, on)]
-        if not keeps:
-            continue
-        fy = max(keeps, key=lambda d: _split_seams(
-            ci, chk, xb, _split_lines(cy + d, qy, ny, h), on_min, axis=1 if own else None)[1])
-        found = _split_seams(ci, chk, xb, _split_lines(cy + fy, qy, ny, h), on_min)[1]
-        if found > best[0]:
-            best = (found, (cx + fx, qx, cy + fy, qy))
+        for d in np.arange(-snap * qy, snap * qy + 1e-9, step):
+            fill, seams = _split_seams(ci, chk, xb, _split_lines(cy + d, qy, ny, h), on_min)
+            if seams > best[0] and np.array_equal(fill >= on_min, on):
+                best = (seams, (cx + fx, qx, cy + d, qy))
     return best[1], best[0]
 
 
 def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
-                 on_min: float, axis: int | None = None) -> tuple[np.ndarray, float]:
+                 on_min: float) -> tuple[np.ndarray, float]:
     """(region share of each cell, seam share of the lines between two board cells) of the
     rectified grid with cell borders ``xb`` x ``yb`` (pixels); ``ci`` is the board region's
-    integral image. The seam share is the lower of the two axes' medians (``axis`` 0: the
-    vertical lines' alone, 1: the horizontal ones'); with no line between two board cells it is
-    1 (nothing against)."""
+    integral image. The seam share is the lower of the two axes' medians; with no line between two
+    board cells it is 1 (nothing against)."""
     X0, Y0 = np.meshgrid(xb[:-1], yb[:-1])
     X1, Y1 = np.meshgrid(xb[1:], yb[1:])
     area = np.maximum((X1 - X0) * (Y1 - Y0), 1)
@@ -1065,14 +1048,10 @@ def _split_seams(ci: np.ndarray, chk: _Check, xb: np.ndarray, yb: np.ndarray,
     on = fill >= on_min
     cov = []
     pair_v = on[:, :-1] & on[:, 1:]  # vertical lines between horizontally adjacent board cells
-    if axis == 1:
-        pair_v = np.zeros_like(pair_v)
     if pair_v.any():
         xi, ya, yc = X1[:, :-1][pair_v], Y0[:, :-1][pair_v], Y1[:, :-1][pair_v]
         cov.append((chk.cx[yc, xi] - chk.cx[ya, xi]) / np.maximum(yc - ya, 1))
     pair_h = on[:-1, :] & on[1:, :]
-    if axis == 0:
-        pair_h = np.zeros_like(pair_h)
     if pair_h.any():
         yi, xa, xc = Y1[:-1, :][pair_h], X0[:-1, :][pair_h], X1[:-1, :][pair_h]
         cov.append((chk.cy[yi, xc] - chk.cy[yi, xa]) / np.maximum(xc - xa, 1))

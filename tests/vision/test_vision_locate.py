@@ -203,22 +203,6 @@ def test_a_tiny_boards_split_is_moved_onto_seams_its_outline_misses() -> None:
     assert all(np.abs(lines - seam).min() <= 3 for seam in (350, 650))  # lines on the seams
 
 
-def test_a_one_tile_wide_boards_lines_stay_on_its_outline_when_its_split_is_moved() -> None:
-    """Two tiles in a column, their seam 15 pixels below the outline's halfway line, a figure's
-    shadow hiding its right third. Moved onto the seam, the split's x lines stay on the board's
-    sides: shifting them only chose which stretch of the seam was measured, and they moved to cut
-    the shadow off (follow photo game 497's first knight then stood off the read tiles)."""
-    from vision.locate import _blob_grid
-
-    rc, chk = _tiny_board(800, 420, (50, 350, 50, 650), [(50, 50, 650), (350, 50, 650)],
-                          [(50, 50, 350), (365, 50, 250), (650, 50, 350)])
-    got = _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), {**_cfg(), "small_snap_scale": 0.0})
-    assert got is not None
-    px, phx, py, phy = got
-    assert abs(phy + py - 365) <= 3  # the seam
-    assert abs(phx - 50) <= 3 and abs(phx + px - 350) <= 3  # the sides
-
-
 def test_a_split_needs_seams_along_both_axes() -> None:
     """One tile with a road across its middle: split in four, the road passes for the seam
     between its top and bottom halves, but nothing runs down the middle. The split has no seams

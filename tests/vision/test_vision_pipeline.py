@@ -500,14 +500,11 @@ def test_a_steep_photos_wide_frame_gets_its_pitch_from_the_stretched_other_axis(
     the grid cut across the tiles and 48 cells were read wrong or missed. Each axis also tries the
     other's pitches stretched by the aspect (locate.cross_metric), at the comb's two best local
     maxima there: 7 cells wrong when this was written. Without the mask-profile variant, which
-    now finds this board's pitch either way, and with a tiny board's split moved onto seams by
-    both axes' lines as then (locate.small_snap_own_axis: without cross_metric a wrong grid's
-    coarse view passes for a tiny board, and moved by its own axes' seams it reads the board)."""
+    now finds this board's pitch either way."""
     from vision import synth
 
     photo = synth.generate(10008, synth.preset("default"), seed=10008, tiles=40)
-    then = {**_variants_without("mask_profile_weight"), "locate": {"small_snap_own_axis": False}}
-    m, before = _with_and_without(photo, then, {"locate": {"cross_metric": False, "small_snap_own_axis": False}})
+    m, before = _with_and_without(photo, _variants_without("mask_profile_weight"), {"locate": {"cross_metric": False}})
     assert m.tiles_exact >= 0.8 * m.tiles_truth
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
 
