@@ -104,12 +104,9 @@ def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndar
         return occupied
     _, labels, stats, _ = cv2.connectedComponentsWithStats(occupied.astype(np.uint8), connectivity=8)
     layout = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    sides = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
     for _ in range(rounds):
-        touch = np.zeros_like(layout)
-        touch[1:] |= layout[:-1]
-        touch[:-1] |= layout[1:]
-        touch[:, 1:] |= layout[:, :-1]
-        touch[:, :-1] |= layout[:, 1:]
+        touch = cv2.dilate(layout.astype(np.uint8), sides) > 0
         add = near & touch & ~layout & ~occupied
         if not add.any():
             break
@@ -420,10 +417,10 @@ def edgeless_cells(image: np.ndarray, grid: Grid, cells: set[tuple[int, int]], c
     change across it within ``edge_reach`` tile sides, and compared with the median of the
     sides between two read cells (the seams). A cell whose outer sides are all below
     ``edge_min_ratio`` of that is dropped, and the outline is measured again where it moved
-    (a patch of table several cells wide is peeled cell by cell). ``image`` is the work image,
-    grey or BGR: in colour, a change of hue counts too (the Lab a and b steps, times
-    ``edge_colour_weight``), since a green field beside a grey or tan table can be as bright
-    as the table and its edge a step in colour only. Cells are grid cells. Nothing is dropped
+    (a patch of table several cells wide is peeled cell by cell). ``image`` is the BGR work
+    image: a change of hue counts too (the Lab a and b steps, times ``edge_colour_weight``),
+    since a green field beside a grey or tan table can be as bright as the table and its edge a
+    step in colour only. Cells are grid cells. Nothing is dropped
     with too few seams to compare with, nor all cells, nor the cells in ``keep`` (a followed
     game's tiles seen before: only new cells are judged)."""
     ratio = float(cfg.get("edge_min_ratio", 0.0))
@@ -434,16 +431,13 @@ def edgeless_cells(image: np.ndarray, grid: Grid, cells: set[tuple[int, int]], c
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
     cols, rows = range(min(xs) - 1, max(xs) + 2), range(min(ys) - 1, max(ys) + 2)
-    around = Grid(H=grid.H, cols=cols, rows=rows, pitch_px=grid.pitch_px)
-    colour = float(cfg.get("edge_colour_weight", 0.0)) if image.ndim == 3 else 0.0
-    if image.ndim == 3:
-        top_bgr = warp_board(image, around, patch, cv2.INTER_LINEAR)
-        planes = [cv2.cvtColor(top_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)]
-        if colour > 0:
-            lab = cv2.cvtColor(top_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-            planes += [lab[..., 1], lab[..., 2]]
-    else:
-        planes = [warp_board(image.astype(np.float32), around, patch, cv2.INTER_LINEAR)]
+    top_bgr = warp_board(image, Grid(H=grid.H, cols=cols, rows=rows, pitch_px=grid.pitch_px), patch,
+                         cv2.INTER_LINEAR)
+    planes = [cv2.cvtColor(top_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)]
+    colour = float(cfg.get("edge_colour_weight", 0.0))
+    if colour > 0:
+        lab = cv2.cvtColor(top_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+        planes += [lab[..., 1], lab[..., 2]]
     weights = [1.0] + [colour] * (len(planes) - 1)
     gx = sum(w * np.abs(cv2.Sobel(p, cv2.CV_32F, 1, 0, ksize=3)) for w, p in zip(weights, planes))
     gy = sum(w * np.abs(cv2.Sobel(p, cv2.CV_32F, 0, 1, ksize=3)) for w, p in zip(weights, planes))

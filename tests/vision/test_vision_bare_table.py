@@ -122,13 +122,12 @@ def test_a_patch_of_table_without_a_tile_edge_is_dropped_from_the_outline() -> N
     has no tile edge towards the table beyond, while every real tile on the outline has one."""
     from vision.classify import edgeless_cells
     img, grid = _tan_table_photo((70, 140, 60), 2)  # a green cloth (BGR)
-    gray = __import__("cv2").cvtColor(img, __import__("cv2").COLOR_BGR2GRAY)
     tiles = {(int(c), int(r)) for r, c in zip(*np.nonzero(LAYOUT))}
     table = {(4, 2), (5, 2), (4, 1)}  # right of the board: cloth only (the grid reaches it)
     cfg = load_config()["classify"]
-    assert edgeless_cells(gray, grid, tiles | table, cfg) == table
-    assert edgeless_cells(gray, grid, tiles, cfg) == set()
-    assert edgeless_cells(gray, grid, tiles | table, {**cfg, "edge_min_ratio": 0.0}) == set()  # off
+    assert edgeless_cells(img, grid, tiles | table, cfg) == table
+    assert edgeless_cells(img, grid, tiles, cfg) == set()
+    assert edgeless_cells(img, grid, tiles | table, {**cfg, "edge_min_ratio": 0.0}) == set()  # off
 
 
 def test_a_city_tile_on_a_table_of_the_citys_colour_is_read_beside_the_board() -> None:
