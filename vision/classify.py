@@ -9,6 +9,7 @@ coat of arms) add evidence for the shield variants. Pixels under figures are ign
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +113,42 @@ def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndar
             break
         layout |= add
     return occupied | layout
+
+
+def table_near_box(occupied: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> tuple[range, range] | None:
+    """(cols, rows) of the box around the layout, grown by ``table_near_gap`` cells, when the
+    grid reaches at least ``table_near_slack`` cells beyond it on some side; else None.
+
+    The layout is the largest group of ``occupied`` cells (rows x cols, bool; the grid's own
+    cell order), cells a single empty cell apart counting as one group (a tile the first scores
+    missed must not cut the board in two). The table's colours are learnt from the ring of
+    cells just outside the grid's box (:func:`table_samples`). A grid found on a tile mask that
+    let in a patch of table (a lamp's bright spot on a green cloth passing for tile colour)
+    spans far more than the board, and that ring then lies on table lit unlike the table beside
+    the tiles: the cells beside the board scored as tiles, the tile colours were learnt from
+    them and every field read as city (scans tuning 10141: 1 of 40 tiles right on the right
+    grid, 35 with the ring beside the tiles). The box keeps ``table_near_gap`` cells of room, so
+    that a tile the first scores missed at the board's edge is not sampled as table."""
+    slack, gap = int(cfg.get("table_near_slack", 0)), int(cfg.get("table_near_gap", 1))
+    if slack <= 0 or not occupied.any():
+        return None
+    n, labels = cv2.connectedComponents(occupied.astype(np.uint8), connectivity=8)
+    group = np.arange(n)  # groups within two cells of each other merged (union-find by hand)
+    reach = np.ones((5, 5), np.uint8)
+    for k in range(1, n):
+        for m in np.unique(labels[(cv2.dilate((labels == k).astype(np.uint8), reach) > 0) & occupied]):
+            a, b = group[k], group[m]
+            group[group == max(a, b)] = min(a, b)
+    cell_group = group[labels]
+    sizes = np.bincount(cell_group[occupied], minlength=n)
+    ys, xs = np.nonzero(occupied & (cell_group == int(np.argmax(sizes))))
+    rows, cols = occupied.shape
+    lo_c, hi_c = max(0, int(xs.min()) - gap), min(cols, int(xs.max()) + 1 + gap)
+    lo_r, hi_r = max(0, int(ys.min()) - gap), min(rows, int(ys.max()) + 1 + gap)
+    if max(lo_c, cols - hi_c, lo_r, rows - hi_r) < slack:
+        return None
+    c0, r0 = grid.cols.start, grid.rows.start
+    return range(c0 + lo_c, c0 + hi_c), range(r0 + lo_r, r0 + hi_r)
 
 
 def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore_top: np.ndarray,
@@ -240,7 +277,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                    background_lab: np.ndarray | None = None,
                    hidden_top: np.ndarray | None = None,
                    shield_ignore_top: np.ndarray | None = None,
-                   shield_attached_top: np.ndarray | None = None) -> tuple[list[CellEvidence], np.ndarray]:
+                   shield_attached_top: np.ndarray | None = None,
+                   table_near: Callable[[range, range], np.ndarray] | None = None,
+                   ) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
 
     ``ignore_top`` marks the pixels near figures, left out of every colour statistic of the
@@ -251,7 +290,11 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     ``background_lab`` is either table pixels (N, 3) (see :func:`table_samples`) or one Lab
     colour of the table. With enough table pixels, a cell holds a tile when its colours are
     more likely tile than table (:func:`occupancy_scores`); otherwise when it is mostly
-    tile-coloured and either shows some field green or differs clearly from the table's colour."""
+    tile-coloured and either shows some field green or differs clearly from the table's colour.
+
+    ``table_near(cols, rows)`` samples the table's ring around a smaller box of cells (see
+    :func:`table_near_box`): where the grid spans far more table than the tiles, the table is
+    learnt again beside the tiles."""
     patch, n = int(cfg["patch"]), int(cfg["points"])
     cols, rows = len(grid.cols), len(grid.rows)
     occ = tilecol_top.reshape(rows, patch, cols, patch).mean((1, 3))
@@ -262,6 +305,13 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
         green = green_top.reshape(rows, patch, cols, patch).mean((1, 3))
         bg = np.asarray(background_lab, dtype=np.float32).reshape(-1, 3)
         occ_score = occupancy_scores(lab, occ, green, ignore_top, bg, cfg) if len(bg) > 1 else None
+        near_box = table_near_box(occ_score >= float(cfg["occupancy_min_ratio"]), grid, cfg) \
+            if occ_score is not None and table_near is not None else None
+        if near_box is not None:
+            bg_near = table_near(*near_box)
+            if len(bg_near) >= int(cfg["occupancy_min_samples"]):
+                rescored = occupancy_scores(lab, occ, green, ignore_top, bg_near, cfg)
+                occ_score = rescored if rescored is not None else occ_score
         if occ_score is not None:
             near = (occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))) \
                 & (green < float(cfg.get("occupancy_near_max_green", 1.0)))

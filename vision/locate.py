@@ -928,8 +928,9 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
     :func:`_split_seams`). A split whose lines miss the seams by a few pixels (an outline that
     lost a city's corner or gained a shadow) is moved onto them (:func:`_snap_split`) and counts
     when no split fits unmoved. The finest valid split wins
-    and is returned when it has at most ``small_max_tiles`` board cells and is not at the search's
-    limit (a bigger board is the comb's job), and the comb's grid ``comb`` (px, phx, py, phy)
+    and is returned when it has at most ``small_max_tiles`` board cells, is not at the search's
+    limit (a bigger board is the comb's job) and leaves at most ``small_max_unexplained`` of the
+    region unexplained (:func:`_unexplained`), and the comb's grid ``comb`` (px, phx, py, phy)
     has no seams along its own lines inside the board; never when the region reaches within
     ``small_border_margin`` of the photo's edge."""
     kmax = int(cfg.get("small_max_side", 0))
@@ -954,8 +955,10 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
     ci = cv2.integral(rc.rmask.astype(np.uint8))
     on_min, off_max = float(cfg["small_fill_on"]), float(cfg["small_fill_off"])
     seam_min, aspect = float(cfg["small_seam_min"]), float(cfg["small_aspect"])
-    # (-moved, board cells, -aspect error, nx, ny, (x_lo, px, y_lo, py) of the split's lines)
-    best: tuple[int, int, float, int, int, tuple[float, float, float, float]] | None = None
+    unexplained_max = float(cfg.get("small_max_unexplained", np.inf))
+    # (-moved, board cells, -aspect error, nx, ny, (x_lo, px, y_lo, py) of the split's lines,
+    # share of the region unexplained)
+    best: tuple[int, int, float, int, int, tuple[float, float, float, float], float] | None = None
     for nx in range(1, kmax + 1):
         for ny in range(1, kmax + 1):
             px, py = ex / nx, ey / ny
@@ -976,13 +979,13 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
                 continue
             # a split whose lines had to be moved onto seams counts only when none fits as it
             # is: moved lines find roads and city walls across a tile as readily as seams
-            key = (-int(snapped), int(on.sum()), -abs(np.log(px / py)), nx, ny, place)
+            key = (-int(snapped), int(on.sum()), -abs(np.log(px / py)), nx, ny, place, _unexplained(fill, on, lines))
             if best is None or key[:3] > best[:3]:
                 best = key
     if best is None:
         return None
-    _, n, _, nx, ny, (x_lo, px, y_lo, py) = best
-    if n > int(cfg["small_max_tiles"]) or max(nx, ny) >= kmax:
+    _, n, _, nx, ny, (x_lo, px, y_lo, py), unexplained = best
+    if n > int(cfg["small_max_tiles"]) or max(nx, ny) >= kmax or unexplained > unexplained_max:
         return None
     # the comb's own grid, when its lines inside the board are seams, is a finer board's true
     # grid that the outline's splits could not reach: keep it
@@ -998,6 +1001,20 @@ def _blob_grid(rc: _Rectified, chk: _Check, comb: tuple[float, float, float, flo
         if _split_seams(ci, chk, xb, yb, on_min)[1] >= seam_min:
             return None
     return px, float(x_lo) % px, py, float(y_lo) % py
+
+
+def _unexplained(fill: np.ndarray, on: np.ndarray, lines: tuple[np.ndarray, np.ndarray]) -> float:
+    """The share of a board region that a split into cells (borders ``lines``, region share
+    ``fill`` of each, board cells ``on``) does not explain: region outside its board cells and
+    table inside them, over the region inside the split. A tiny board's region is its tiles; a
+    big sprawling board's, split in two or three halves that each pass for board, leaves its
+    bays and holes unexplained (scans tuning 10167: 40 tiles read as one cell, whose seam
+    along the middle of the board passed for the line between two tiles)."""
+    xb, yb = lines
+    area = np.outer(np.diff(yb), np.diff(xb)).astype(np.float64)
+    region = float((fill * area).sum())
+    wrong = float(((1 - fill) * area)[on].sum() + (fill * area)[~on].sum())
+    return wrong / max(region, 1.0)
 
 
 def _split_lines(lo: float, pitch: float, n: int, size: int) -> np.ndarray:

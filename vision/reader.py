@@ -11,7 +11,7 @@ import os
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -329,7 +329,9 @@ class BoardReader:
             outside = to_lab(work)[~region]
             bg = np.median(outside, axis=0) if len(outside) > 100 else None
         evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
-                                     lcfg, self.profile, g_top, bg, hid_top, sh_top, at_top)
+                                     lcfg, self.profile, g_top, bg, hid_top, sh_top, at_top,
+                                     lambda cols, rows: table_samples(work, replace(grid, cols=cols, rows=rows),
+                                                                      patch, ccfg))
         if not evidence:
             raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
                                      "in even light")

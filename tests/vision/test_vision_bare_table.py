@@ -162,3 +162,21 @@ def test_a_tile_whose_edge_is_a_step_in_colour_only_stays_on_the_outline(seed: i
     cfg = load_config()["classify"]
     assert edgeless_cells(img, grid, cells, {**cfg, "edge_colour_weight": 0.0}) == {cell}
     assert edgeless_cells(img, grid, cells, cfg) == set()
+
+
+def test_table_near_box_is_the_layout_grown_by_the_gap_when_the_grid_spans_far_more() -> None:
+    """The layout (the largest group of cells, cells one empty cell apart in one group) grown by
+    classify.table_near_gap, in the grid's cell numbers; None where the grid fits it closely."""
+    from vision.classify import table_near_box
+
+    cfg = {"table_near_slack": 2, "table_near_gap": 1}
+    grid = Grid(H=np.eye(3), cols=range(-15, 0), rows=range(0, 12), pitch_px=50.0)
+    occ = np.zeros((12, 15), bool)
+    occ[5:11, 6:10] = True
+    occ[6:9, 11:14] = True  # one empty column apart: the same layout
+    occ[0:3, 1:6] = True  # a lit patch of table three rows away: not
+    assert table_near_box(occ, grid, cfg) == (range(-15 + 5, -15 + 15), range(4, 12))
+    tight = np.zeros((12, 15), bool)
+    tight[1:11, 1:14] = True
+    assert table_near_box(tight, grid, cfg) is None
+    assert table_near_box(occ, grid, {**cfg, "table_near_slack": 0}) is None

@@ -629,7 +629,9 @@ def test_busy_region_finds_the_board_on_a_cloth_of_the_fields_green() -> None:
 def test_green_cloth_photo_reads_with_the_busy_region_variant() -> None:
     """Procedural tuning seed 10079, a green felt under two glare spots: the colour-based
     variants found 6 cells (the fields passed for table, the board's region was the cities and a
-    glare spot); the busy-region variant (locate.busy_only) reads all 40 tiles."""
+    glare spot); the busy-region variant (locate.busy_only) reads all 40 tiles. (Without it the
+    colour-based variants now read 15, their table learnt again beside the tiles they found,
+    classify.table_near_slack: that is left off for the case this is for.)"""
     from vision import synth
     from vision.compare import compare
     from vision.config import load_config
@@ -640,6 +642,7 @@ def test_green_cloth_photo_reads_with_the_busy_region_variant() -> None:
     assert m.tiles_found == 40 and m.tiles_exact >= 38
     cfg = load_config(None)
     cfg["locate_variants"] = [v for v in cfg["locate_variants"] if not v.get("busy_only")]
+    cfg["classify"]["table_near_slack"] = 0
     m = compare(BoardReader(cfg).read(photo.jpeg).state, photo.reading.state)
     assert m.tiles_exact <= 10
 
@@ -918,3 +921,29 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     assert len(box_alone.read(photo.jpeg, game=state.game, players=state.players).state.tiles) <= 60
     neither = BoardReader({"read": {"box_over_weight": 0.0}, "colours": {"register_seeds": False}})
     assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60
+
+
+def test_unexplained_counts_table_inside_board_cells_and_region_outside_them() -> None:
+    """A split whose board cells are the region explains all of it; one cell over a region that
+    fills 60% of it leaves the other 40% (table taken for board) against 60% region."""
+    from vision.locate import _unexplained
+
+    lines = (np.array([0, 100, 200]), np.array([0, 100, 200]))
+    fill = np.array([[1.0, 0.0], [1.0, 0.1]])
+    assert _unexplained(fill, fill >= 0.6, lines) == pytest.approx(0.1 / 2.1)
+    one = (np.array([0, 100]), np.array([0, 100]))
+    assert _unexplained(np.array([[0.6]]), np.array([[True]]), one) == pytest.approx(0.4 / 0.6)
+
+
+def test_a_split_leaving_much_of_the_region_unexplained_is_no_tiny_board() -> None:
+    """A region with a deep bay (a board's outline around a hole, not a tile) fills 63% of its
+    extent: the 1 x 1 split passes the fill bar, but leaves 0.58 of the region unexplained: above
+    locate.small_max_unexplained it is no tiny board (the comb's grid is read); without the bar,
+    it is."""
+    from vision.locate import _blob_grid
+
+    rc, chk = _tiny_board(600, 600, (50, 350, 50, 350), [(50, 50, 350), (350, 50, 350)],
+                          [(50, 50, 350), (350, 50, 350)])
+    rc.rmask[125:275, 130:350] = False  # the bay, open to the right
+    assert _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), {**_cfg(), "small_max_unexplained": 100.0}) is not None
+    assert _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), _cfg()) is None

@@ -520,3 +520,28 @@ def test_a_pitch_with_too_few_seams_on_its_axis_is_no_grid() -> None:
                                   {"locate": {"cross_fit": False}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
     assert before.tiles_exact < 0.6 * before.tiles_truth  # the case this is for
+
+
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_the_table_is_learnt_beside_the_tiles_when_the_grid_spans_far_more() -> None:
+    """Scans tuning photo 10141 (40 tiles on a green cloth under a lamp): the first grid is the
+    board's own, but a bright patch of cloth passed for tile colour and the grid spans it, four
+    columns and two rows of table beyond the tiles. The table learnt on the ring around that box
+    was lit unlike the cloth beside the tiles: those cells scored as tiles, the tile colours
+    were learnt from them and nearly every field read as city (1 of 40 right). Learnt again on
+    the ring around the tiles first found (classify.table_near_slack), the board reads."""
+    m, before = _with_and_without(_scans_photo(10141), {}, {"classify": {"table_near_slack": 0}})
+    assert m.tiles_exact >= 32
+    assert before.tiles_exact <= 5  # the case this is for
+
+
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_sprawling_board_split_in_two_is_not_taken_for_a_tiny_one() -> None:
+    """Scans tuning photo 10167 (40 tiles in a sprawling cross on a peach table): the board's
+    region split in two halves passed the tiny-board test (each half over 60% region, the seam
+    along the board's middle on the line between them), and that one-cell grid won (none of the
+    40 read right). A tiny board's region is its tiles; here the halves' bays and holes left three
+    quarters of the region unexplained (locate.small_max_unexplained), so the comb's grid is read."""
+    m, before = _with_and_without(_scans_photo(10167), {}, {"locate": {"small_max_unexplained": 100.0}})
+    assert m.tiles_exact >= 36
+    assert before.tiles_exact <= 2  # the case this is for
