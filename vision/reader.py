@@ -103,7 +103,8 @@ class BoardReader:
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
         box_tiles = sum(box.values())
         masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
-        hypotheses = self._hypotheses(work, errors, box_tiles, masks)
+        spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
+        hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
         done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
                          hypotheses)
@@ -119,6 +120,27 @@ class BoardReader:
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
         best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
+        rcfg = self.cfg["read"]
+        bar = float(rcfg.get("retry_below", 0.0))
+        if best[0] < bar * max(1, len(best[3])):
+            # no grid read well (a sure reading scores about one a cell): the other grids the
+            # variants found, best grid check first, are read too (scans tuning 10165, a steep
+            # photo: the board's own grid was every variant's fourth, its seams checking below
+            # coarser grids' that read 9 cells of 40); one of them is taken only if it reads
+            # well (where every grid reads the table too, scans 10080, the least bad of many
+            # is no better a guess)
+            more: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+            for _, grid, tilecol, lcfg in sorted(spare, key=lambda h: -h[0]):
+                if len(more) >= int(rcfg.get("retry_attempts", 0)):
+                    break
+                if not any(same_grid(grid, g) for g, _, _ in more + [h for _, h in tried]):
+                    more.append((grid, tilecol, lcfg))
+            again = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
+                              more)
+            more_tried = tried + [(a, h) for a, h in zip(again, more) if not isinstance(a, BoardNotFoundError)]
+            retried = choose_attempt([a for a, _ in more_tried], power, prior, templates, self.cfg["decode"], cover)
+            if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
+                tried, best = more_tried, retried
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
@@ -202,12 +224,15 @@ class BoardReader:
             return list(pool.map(caught, items))
 
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError], box_tiles: int,
-                    masks: list[np.ndarray] | None = None) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
+                    masks: list[np.ndarray] | None = None,
+                    spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] | None = None,
+                    ) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
         check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
         than their own variant's first) above that first's, largest gain first, none twice and
-        at most ``max_attempts`` in all. ``masks`` receives each variant's tile mask, in order."""
+        at most ``max_attempts`` in all. ``masks`` receives each variant's tile mask, in order;
+        ``spare`` every other grid found, with its grid check score (read.retry_below)."""
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
@@ -289,6 +314,10 @@ class BoardReader:
                 if len(out) < int(rcfg["max_attempts"]) and not any(same_grid(grid, g) for g, _, _ in out) \
                         and grid.board_cells / 4 >= ratio * most:
                     out.append((grid, tilecol, lcfg))
+        if spare is not None:
+            spare += [(sc, grid, tilecol, lcfg) for sc, grid, tilecol, lcfg in
+                      [(f[0], f[1], f[2], f[3]) for f in first] + [(e[0], e[3], e[4], e[5]) for e in extra]
+                      if not any(grid is g for g, _, _ in out)]
         return out
 
     def _attempt(self, work: np.ndarray, grid: Grid, tilecol: np.ndarray, lcfg: dict[str, Any],
