@@ -188,6 +188,13 @@ CREST_ASK_GAP = 2.5
 #: games 348-371 the true rival came within 0.7 five times in eight, while 2.5 asked 2.1 more
 #: questions a game, nearly all answered with the tile the photo liked best.
 RIVAL_ASK_GAP = 1.0
+#: The players whose figures are the coats of arms' own blue: on a tile with a shield twin where
+#: such a follower stands, the photo's crest evidence says nothing either way (the figure's foot
+#: and shadow pass for a crest, or the crest for the figure), so the players are asked whatever
+#: the evidence (:func:`_hidden_crests`). Photo game 495: a blue knight on a T read as its
+#: crested twin S by 2.5 or more (a point too many at the end); session 36's crests missed on the
+#: true grid were mostly under blue knights.
+CREST_COLOURED_PLAYERS = ("blue",)
 
 
 class FollowError(CarcamError):
@@ -570,12 +577,16 @@ def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
     return _segments_look(tile, rot, shields=False)
 
 
-def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True) -> dict[tuple[str, int], float]:
+def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True,
+                    neutral: bool = False) -> dict[tuple[str, int], float]:
     """A cell's evidence with every tile that has a coat of arms held within
     :data:`CREST_SEEN_MAX` of the best of its twins without one (see :func:`_without_shields`):
     one photo never tells the twins apart alone. Where a follower may hide the crest
     (``hidden``) it is also lifted to that twin's less :data:`SHIELD_UNSEEN_COST`: a crest not
-    seen may be under the follower, while a crest seen is still seen."""
+    seen may be under the follower, while a crest seen is still seen. Where the follower is of
+    the crests' own blue (``neutral``: :data:`CREST_COLOURED_PLAYERS`) the twins get the same
+    evidence: its foot and shadow pass for a crest, so neither a crest seen nor one not seen
+    says anything."""
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -586,15 +597,18 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
     below = SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX
+    above = 0.0 if neutral else CREST_SEEN_MAX
+    below = 0.0 if neutral else below
     out: dict[tuple[str, int], float] = {}
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None
-        out[k] = v if plain is None else min(max(v, plain - below), plain + CREST_SEEN_MAX)
+        out[k] = v if plain is None else min(max(v, plain - below), plain + above)
     return out
 
 
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
-                  covered: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
+                  covered: Iterable[Cell] = (), crest_coloured: Iterable[Cell] = (),
+                  ) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
     """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows.
 
     On ``covered`` cells (a follower stands there in this photo) a coat of arms not seen does not
@@ -603,9 +617,13 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     photos that show the crest once it has gone home (when the city is complete, so the record
     is rewritten and rescored then). A crest seen still counts. On every cell one photo counts
     at most :data:`CREST_SEEN_MAX` between a tile and its shield twin (photo game 305: an R's
-    third photo, the first without its follower in it, read a crest by 3 and took the Q)."""
+    third photo, the first without its follower in it, read a crest by 3 and took the Q). On
+    ``crest_coloured`` cells (a blue follower stands there) the photo says nothing of the crest
+    (photo game 495: a blue knight on a T, asked and answered, read as its crested twin S in
+    photo after photo while it stood there, and the T was rewritten)."""
     catalog = load_catalog()
     hidden = set(covered)
+    blue = set(crest_coloured)
     out: dict[Cell, tuple[int, dict[tuple[str, int], float]]] = {
         c: (n, dict(v)) for c, (n, v) in (total or {}).items()}
     for cell in cells:
@@ -613,7 +631,7 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
         if c is None:
             continue
         n, sums = out.get(cell, (0, {}))
-        values = _shields_unseen(cev.evidence[c], cell in hidden)
+        values = _shields_unseen(cev.evidence[c], cell in hidden, cell in blue)
         for (tid, r), v in values.items():
             tile = catalog.get(tid)
             if tile is None:
@@ -1423,10 +1441,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     overrides: list[tuple[Cell, TileEntry]] = []
     doubted = _doubted(game, cev, trust) if cev is not None else {}
     covered = {m.at for m in aligned.meeples}  # cells whose coat of arms a follower may hide
+    crest_blue = {m.at for m in aligned.meeples if m.player in CREST_COLOURED_PLAYERS}
     summed: set[Cell] = set()
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
-        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered))
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered, crest_blue))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
@@ -1601,14 +1620,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, covered)
+                              cev, end_game.board.tiles, covered, crest_blue)
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
          "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
          "there (it scored and went home)"),
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, crest_blue)
+         if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
@@ -2348,17 +2368,17 @@ def _shield_twins(tile: TileType, rot: int, expansions: tuple[str, ...] = ()) ->
 
 
 def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
-                 expansions: tuple[str, ...]) -> list[tuple[TileType, int]]:
+                 expansions: tuple[str, ...], gap: float = CREST_ASK_GAP) -> list[tuple[TileType, int]]:
     """The shield twins of turn ``t``'s tile (:func:`_shield_twins`) whose evidence (``score``:
-    a photo's or the photos' summed) is within :data:`CREST_ASK_GAP` of the tile's own: the
-    crest the photos cannot tell."""
+    a photo's or the photos' summed) is within ``gap`` of the tile's own: the crest the photos
+    cannot tell."""
     if t.tile is None or t.at is None or t.discarded:
         return []
     mine = score(t.at, t.tile, t.rot)
     out: list[tuple[TileType, int]] = []
     for twin, rot in _shield_twins(t.tile, t.rot, expansions):
         other = score(t.at, twin, rot)
-        if mine is not None and other is not None and abs(mine - other) < CREST_ASK_GAP:
+        if mine is not None and other is not None and abs(mine - other) < gap:
             out.append((twin, rot))
     return out
 
@@ -2382,22 +2402,25 @@ def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], be
 
 
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                   cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+                   cev: _CellEvidence, covered: Collection[Cell],
+                   crest_coloured: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
 
     A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
     cell in the photo (``covered``) and the photo's evidence for it and its twin within
-    :data:`CREST_ASK_GAP`: the photo cannot tell whether a crest lies under the follower (a
-    knight often stands right on it), and the crest is worth a point at the end (two in a
-    completed city). Returns ``record`` as it is first, then the record with each such tile's
+    :data:`CREST_ASK_GAP` (whatever the evidence where the follower is of the crests' own blue,
+    on ``crest_coloured`` cells: :data:`CREST_COLOURED_PLAYERS`): the photo cannot tell whether a
+    crest lies under the follower (a knight often stands right on it), and the crest is worth a
+    point at the end (two in a completed city). Returns ``record`` as it is first, then the record with each such tile's
     twin (when the game replays with it: the box must still hold one), with their games, or
     ``[]``. Asked when the tile is laid: once answered, the record keeps the players' answer
     unless later photos show otherwise (the follower gone, the crest seen)."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.at not in covered:
             return []
+        gap = math.inf if t.at in crest_coloured else CREST_ASK_GAP
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot})
-                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions))]
+                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions), gap)]
     return _turn_questions(record, end_game, before, turns, options,
                            lambda t: _crest_question(t, t.tile) if t.tile else "")
 

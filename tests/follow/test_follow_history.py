@@ -324,6 +324,26 @@ def test_one_photo_seeing_a_crest_under_a_knight_does_not_rewrite_the_twin() -> 
     assert _laid(res, cell) == "M"
 
 
+def test_photos_seeing_a_crest_under_a_blue_knight_do_not_rewrite_the_twin() -> None:
+    """Photo game 500: blue's knight on an N read as its crested twin M photo after photo (its
+    blue foot and shadow pass for the crest, which is blue too): where a red knight's photos see a
+    crest twice the M is taken (the test above), under a blue one they say nothing of the crest
+    (:data:`CREST_COLOURED_PLAYERS`), and the N laid stays."""
+    game = start_game()
+    res = first_step(game)
+    road = tile("U")
+    at, rot = next((c, r) for c in ((0, 1), (1, 0), (-1, 0)) for r in road.rotations()
+                   if not game.board.edge_conflicts(c, road, r))
+    game.play(Turn("red", road, at, rot))
+    res = step(res, photo(game))
+    cell, rot, slot = _city_turn("N", game)
+    game.play(Turn("blue", tile("N"), cell, rot, meeple=slot))
+    truth = photo(game)
+    res = _photos(res, truth, cell, [-1.0] + [2.3] * 6)
+    assert _laid(res, cell) == "N"
+    assert [t.player for t in res.record.turns] == ["red", "blue"]
+
+
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
     """Photo game 305: an R laid in the eighteenth turn with a follower on it; its third photo,
     the first without the follower in it, read a crest (Q ahead by 3) and, the two photos before
