@@ -122,7 +122,7 @@ class BoardReader:
         best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
         rcfg = self.cfg["read"]
         bar = float(rcfg.get("retry_below", 0.0))
-        if best[0] < bar * max(1, len(best[3])):
+        if int(rcfg.get("retry_attempts", 0)) > 0 and best[0] < bar * max(1, len(best[3])):
             # no grid read well (a sure reading scores about one a cell): the other grids the
             # variants found, best grid check first, are read too (scans tuning 10165, a steep
             # photo: the board's own grid was every variant's fourth, its seams checking below
