@@ -191,9 +191,10 @@ RIVAL_ASK_GAP = 1.0
 #: The players whose figures are the coats of arms' own blue: on a tile with a shield twin where
 #: such a follower stands, the photo's crest evidence says nothing either way (the figure's foot
 #: and shadow pass for a crest, or the crest for the figure), so the players are asked whatever
-#: the evidence (:func:`_hidden_crests`). Photo game 495: a blue knight on a T read as its
-#: crested twin S by 2.5 or more (a point too many at the end); session 36's crests missed on the
-#: true grid were mostly under blue knights.
+#: the evidence (:func:`_hidden_crests`), and the photos' sum does not count its crest either way
+#: (:func:`_add_evidence`). Photo game 500: a blue knight's N read as its crested twin M photo
+#: after photo, until the sum rewrote it (a point too many at the end); session 36's crests
+#: missed on the true grid were mostly under blue knights.
 CREST_COLOURED_PLAYERS = ("blue",)
 
 
@@ -619,8 +620,8 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     at most :data:`CREST_SEEN_MAX` between a tile and its shield twin (photo game 305: an R's
     third photo, the first without its follower in it, read a crest by 3 and took the Q). On
     ``crest_coloured`` cells (a blue follower stands there) the photo says nothing of the crest
-    (photo game 495: a blue knight on a T, asked and answered, read as its crested twin S in
-    photo after photo while it stood there, and the T was rewritten)."""
+    (photo game 500: a blue knight's N read as its crested twin M in photo after photo while it
+    stood there, and the N was rewritten)."""
     catalog = load_catalog()
     hidden = set(covered)
     blue = set(crest_coloured)

@@ -315,9 +315,8 @@ class BoardReader:
                         and grid.board_cells / 4 >= ratio * most:
                     out.append((grid, tilecol, lcfg))
         if spare is not None:
-            spare += [(sc, grid, tilecol, lcfg) for sc, grid, tilecol, lcfg in
-                      [(f[0], f[1], f[2], f[3]) for f in first] + [(e[0], e[3], e[4], e[5]) for e in extra]
-                      if not any(grid is g for g, _, _ in out)]
+            found = first + [(sc, grid, tilecol, lcfg) for sc, _, _, grid, tilecol, lcfg in extra]
+            spare += [h for h in found if not any(h[1] is g for g, _, _ in out)]
         return out
 
     def _attempt(self, work: np.ndarray, grid: Grid, tilecol: np.ndarray, lcfg: dict[str, Any],

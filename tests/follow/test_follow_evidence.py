@@ -357,10 +357,10 @@ def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile()
 
 
 def test_a_crest_under_a_blue_knight_is_asked_whatever_the_photo_says() -> None:
-    """Follow photo game 495: a blue knight on a T (no coat of arms) read as its crested twin S
-    by more than the evidence gap that asks: the figure's blue foot and shadow pass for a crest
-    (and a crest under it for the figure). Under a blue follower the players are asked whatever
-    the evidence; under red's, evidence that clear decides alone (the test above)."""
+    """A blue figure's foot and shadow pass for a coat of arms, which is blue too (photo game 500:
+    a blue knight's N read as its crested twin M photo after photo), and a crest under it for the
+    figure. Under a blue follower the players are asked whatever the evidence; under red's,
+    evidence this clear decides alone (the test above)."""
     game = start_game()
     first = follow_step(None, None, photo(game))
     game.play(Turn("red", tile("U"), (1, 0), 0))
