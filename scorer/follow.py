@@ -190,11 +190,12 @@ CREST_ASK_GAP = 2.5
 RIVAL_ASK_GAP = 1.0
 #: The players whose figures are the coats of arms' own blue: on a tile with a shield twin where
 #: such a follower stands, the photo's crest evidence says nothing either way (the figure's foot
-#: and shadow pass for a crest, or the crest for the figure), so the players are asked whatever
-#: the evidence (:func:`_hidden_crests`), and the photos' sum does not count its crest either way
-#: (:func:`_add_evidence`). Photo game 500: a blue knight's N read as its crested twin M photo
-#: after photo, until the sum rewrote it (a point too many at the end); session 36's crests
-#: missed on the true grid were mostly under blue knights.
+#: and shadow pass for a crest, or the crest for the figure), so the photos' sum does not count
+#: its crest either way (:func:`_add_evidence`). Photo game 500: a blue knight's N read as its
+#: crested twin M photo after photo, until the sum rewrote it (a point too many at the end);
+#: session 36's crests missed on the true grid were mostly under blue knights. (Asking the
+#: players about every crest under a blue follower was tried: the crest question took the
+#: place of a question that mattered more in photo game 489.)
 CREST_COLOURED_PLAYERS = ("blue",)
 
 
@@ -1628,8 +1629,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
          "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
          "there (it scored and went home)"),
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, crest_blue)
-         if cev is not None else [],
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
@@ -2369,17 +2369,17 @@ def _shield_twins(tile: TileType, rot: int, expansions: tuple[str, ...] = ()) ->
 
 
 def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
-                 expansions: tuple[str, ...], gap: float = CREST_ASK_GAP) -> list[tuple[TileType, int]]:
+                 expansions: tuple[str, ...]) -> list[tuple[TileType, int]]:
     """The shield twins of turn ``t``'s tile (:func:`_shield_twins`) whose evidence (``score``:
-    a photo's or the photos' summed) is within ``gap`` of the tile's own: the crest the photos
-    cannot tell."""
+    a photo's or the photos' summed) is within :data:`CREST_ASK_GAP` of the tile's own: the
+    crest the photos cannot tell."""
     if t.tile is None or t.at is None or t.discarded:
         return []
     mine = score(t.at, t.tile, t.rot)
     out: list[tuple[TileType, int]] = []
     for twin, rot in _shield_twins(t.tile, t.rot, expansions):
         other = score(t.at, twin, rot)
-        if mine is not None and other is not None and abs(mine - other) < gap:
+        if mine is not None and other is not None and abs(mine - other) < CREST_ASK_GAP:
             out.append((twin, rot))
     return out
 
@@ -2403,25 +2403,22 @@ def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], be
 
 
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                   cev: _CellEvidence, covered: Collection[Cell],
-                   crest_coloured: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
+                   cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
 
     A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
     cell in the photo (``covered``) and the photo's evidence for it and its twin within
-    :data:`CREST_ASK_GAP` (whatever the evidence where the follower is of the crests' own blue,
-    on ``crest_coloured`` cells: :data:`CREST_COLOURED_PLAYERS`): the photo cannot tell whether a
-    crest lies under the follower (a knight often stands right on it), and the crest is worth a
-    point at the end (two in a completed city). Returns ``record`` as it is first, then the record with each such tile's
+    :data:`CREST_ASK_GAP`: the photo cannot tell whether a crest lies under the follower (a
+    knight often stands right on it), and the crest is worth a point at the end (two in a
+    completed city). Returns ``record`` as it is first, then the record with each such tile's
     twin (when the game replays with it: the box must still hold one), with their games, or
     ``[]``. Asked when the tile is laid: once answered, the record keeps the players' answer
     unless later photos show otherwise (the follower gone, the crest seen)."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.at not in covered:
             return []
-        gap = math.inf if t.at in crest_coloured else CREST_ASK_GAP
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot})
-                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions), gap)]
+                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions))]
     return _turn_questions(record, end_game, before, turns, options,
                            lambda t: _crest_question(t, t.tile) if t.tile else "")
 

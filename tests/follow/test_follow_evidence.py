@@ -356,25 +356,6 @@ def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile()
     assert not res.ambiguous and res.record.turns[-1].tile.id == "N"
 
 
-def test_a_crest_under_a_blue_knight_is_asked_whatever_the_photo_says() -> None:
-    """A blue figure's foot and shadow pass for a coat of arms, which is blue too (photo game 500:
-    a blue knight's N read as its crested twin M photo after photo), and a crest under it for the
-    figure. Under a blue follower the players are asked whatever the evidence; under red's,
-    evidence this clear decides alone (the test above)."""
-    game = start_game()
-    first = follow_step(None, None, photo(game))
-    game.play(Turn("red", tile("U"), (1, 0), 0))
-    second = follow_step(first.record, first.corrected_state, photo(game), evidence=evidence_for(photo(game)))
-    assert [t.player for t in second.record.turns] == ["red"]
-    game.play(Turn("blue", tile("N"), (0, -1), 180, meeple="Se"))
-    truth = photo(game)
-    clear = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 2.0}}
-    res = follow_step(second.record, second.corrected_state, truth, evidence=evidence_for(truth, clear))
-    assert res.ambiguous
-    assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["N", "M"]  # the likelier first
-    assert res.alternatives[1].summary == "a coat of arms under blue's follower on the tile at [0, -1] (M)"
-
-
 def thief_on_a_w() -> tuple[FollowResult, State]:
     """Red laid a W (three roads meeting at a village) east of the start tile, its thief on the
     east road, away from the start tile's: the first photo's follow result and the true photo."""
