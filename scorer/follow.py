@@ -598,9 +598,10 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
         if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
-    below = SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX
-    above = 0.0 if neutral else CREST_SEEN_MAX
-    below = 0.0 if neutral else below
+    if neutral:  # the twins alike: a blue follower's photo says nothing of the crest
+        below = above = 0.0
+    else:
+        below, above = (SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX), CREST_SEEN_MAX
     out: dict[tuple[str, int], float] = {}
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None

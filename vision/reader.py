@@ -106,8 +106,12 @@ class BoardReader:
         spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
         hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
-        done = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
-                         hypotheses)
+
+        def attempt(h: tuple[Grid, np.ndarray, dict[str, Any]]) -> tuple[Any, ...]:
+            """Grid hypothesis ``h`` (grid, tile mask, locate settings) classified and scored."""
+            return self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo)
+
+        done = self._map(attempt, hypotheses)
         tried = [(a, h) for a, h in zip(done, hypotheses) if not isinstance(a, BoardNotFoundError)]
         errors += [a for a in done if isinstance(a, BoardNotFoundError)]
         if not tried:
@@ -116,13 +120,18 @@ class BoardReader:
         # one tile mask for every attempt: the first variant's (the default locate settings),
         # whichever attempt comes first (its own grid may not have been read)
         cover = _coverage_of(masks[0] if masks else tried[0][1][1], float(self.cfg["read"].get("coverage_power", 0.0)))
+
+        def choose(among: list[tuple[tuple[Any, ...], Any]]) -> tuple[Any, ...]:
+            """The attempt to read among the (attempt, hypothesis) pairs ``among``."""
+            return choose_attempt([a for a, _ in among], power, prior, templates, self.cfg["decode"], cover)
+
         # a grid reading more cells than the box has tiles splits the tiles: its grid twice as
         # coarse is read too (its lines grouped as its cells fill whole blocks), whatever the
         # comb and the check thought of that pitch
-        best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
+        best = choose(tried)
         rcfg = self.cfg["read"]
-        bar = float(rcfg.get("retry_below", 0.0))
-        if int(rcfg.get("retry_attempts", 0)) > 0 and best[0] < bar * max(1, len(best[3])):
+        bar, n_retry = float(rcfg.get("retry_below", 0.0)), int(rcfg.get("retry_attempts", 0))
+        if n_retry > 0 and best[0] < bar * max(1, len(best[3])):
             # no grid read well (a sure reading scores about one a cell): the other grids the
             # variants found, best grid check first, are read too (scans tuning 10165, a steep
             # photo: the board's own grid was every variant's fourth, its seams checking below
@@ -131,14 +140,13 @@ class BoardReader:
             # is no better a guess)
             more: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
             for _, grid, tilecol, lcfg in sorted(spare, key=lambda h: -h[0]):
-                if len(more) >= int(rcfg.get("retry_attempts", 0)):
+                if len(more) >= n_retry:
                     break
                 if not any(same_grid(grid, g) for g, _, _ in more + [h for _, h in tried]):
                     more.append((grid, tilecol, lcfg))
-            again = self._map(lambda h: self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo),
-                              more)
-            more_tried = tried + [(a, h) for a, h in zip(again, more) if not isinstance(a, BoardNotFoundError)]
-            retried = choose_attempt([a for a, _ in more_tried], power, prior, templates, self.cfg["decode"], cover)
+            more_tried = tried + [(a, h) for a, h in zip(self._map(attempt, more), more)
+                                  if not isinstance(a, BoardNotFoundError)]
+            retried = choose(more_tried)
             if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
                 tried, best = more_tried, retried
         coarsened: list[Any] = []
@@ -165,11 +173,10 @@ class BoardReader:
             if source is not best and same_grid(coarse, best[1]):
                 continue  # the chosen reading's own grid: read again, it would only add noise
             try:
-                tried.append((self._attempt(work, coarse, tilecol, hcfg, templates, box, players, prior, memo),
-                              (coarse, tilecol, hcfg)))
+                tried.append((attempt((coarse, tilecol, hcfg)), (coarse, tilecol, hcfg)))
             except BoardNotFoundError:
                 break
-            best = choose_attempt([a for a, _ in tried], power, prior, templates, self.cfg["decode"], cover)
+            best = choose(tried)
         _, grid, blobs, unary, dec, best_ll = best
         ccfg = self.cfg["classify"]
         # board frame: cells start at the bounding box's top-left
