@@ -20,14 +20,16 @@ from scorer.geometry import EDGE_SLOTS, EDGES, FACING_SLOT, neighbour
 from .templates import Template
 
 
-def edge_signature(t: Template) -> dict[str, tuple[str | None, ...]]:
-    """Kinds at the three slots of each board edge of a template."""
+def edge_signature(t: Template, strict: frozenset[str] | None = None) -> dict[str, tuple[str | None, ...]]:
+    """Kinds at the three slots of each board edge of a template; with ``strict``, only those
+    kinds (The Castle: a path must meet a path, any other two kinds may meet), the rest None."""
     out = {}
     for e in EDGES:
         kinds = []
         for s in EDGE_SLOTS[e]:
             i = t.tile.segment_index_on_board(s, t.rot)
-            kinds.append(None if i is None else t.tile.segments[i].kind.value)
+            kind = None if i is None else t.tile.segments[i].kind.value
+            kinds.append(kind if strict is None or kind in strict else None)
         out[e] = tuple(kinds)
     return out
 
@@ -50,10 +52,12 @@ class Decoded:
 
 
 def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], box: dict[str, int],
-           cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None) -> Decoded:
+           cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None,
+           strict: frozenset[str] | None = None) -> Decoded:
     """Jointly choose a template per cell (ICM over top-k candidates: unary evidence, edges
-    that must match their neighbours', the box's counts; ``unsure_first`` orders the sweeps)."""
-    sigs = [edge_signature(t) for t in templates]
+    that must match their neighbours', the box's counts; ``unsure_first`` orders the sweeps).
+    ``strict``: the kinds that must match across an edge (None: every kind, the base game)."""
+    sigs = [edge_signature(t, strict) for t in templates]
     unary = dict(unary)  # the prior below changes this decode's copy, never the caller's scores
     cells = sorted(unary)
     cand = {c: list(np.argsort(-unary[c])[:top_k]) for c in cells}

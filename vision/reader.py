@@ -98,6 +98,8 @@ class BoardReader:
         work = img.work
         templates = self.templates(game, expansions)
         box = self.catalog.box(game, expansions)
+        if game == "castle":
+            return self._read_castle(img, templates, box, players, prior)
         errors: list[BoardNotFoundError] = []
         # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
         # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
@@ -214,6 +216,57 @@ class BoardReader:
         reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
         return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
                           evidence=cell_evidence(unary, templates, (c0, r0)))
+
+    def _read_castle(self, img: Any, templates: list[Template], box: dict[str, int],
+                     players: tuple[str, ...] | list[str] | None, prior: State | None) -> ReadDetail:
+        """A photo of The Castle: the wall gives the interior spaces (:mod:`vision.castle`), each
+        space is empty (table) or holds a tile, read as in the base game but against The
+        Castle's tiles and colours, and decoded with only paths that must meet."""
+        from scorer.castle_rules import PLAYER_COLOURS as CASTLE_COLOURS
+        from scorer.castle_rules import STRICT_KINDS, load_layout
+
+        from .castle import interior_evidence, locate_wall
+        work = img.work
+        kcfg = self.cfg["castle"]
+        layout = prior.layout if prior is not None and prior.layout is not None else load_layout(kcfg["layout"])
+        fit = locate_wall(work, layout, kcfg, self.cfg["locate"])
+        grid = fit.grid
+        region = fit.region
+        colours = tuple(players) if players else CASTLE_COLOURS
+        fcfg = self.cfg["figures"]
+        blobs = find_figures(work, grid, region, fcfg, colours, {})
+        ignore = figures_mask(work.shape[:2], blobs, fcfg)
+        ccfg = self.cfg["classify"]
+        ev = interior_evidence(work, grid, layout, region, ignore, templates, kcfg, ccfg, self.cfg["colours"])
+        unary = {c: ll * float(ccfg["scale"]) for c, ll in ev.loglik.items()}
+        tiles: list[TileEntry] = []
+        warnings: list[str] = []
+        chosen: dict[tuple[int, int], Template] = {}
+        inv = np.linalg.inv(grid.H)
+        s = 1.0 / img.scale
+        doubt = float(self.cfg["decode"]["doubtful_below"])
+        if unary:
+            strict = frozenset(k.value for k in STRICT_KINDS)
+            dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), None, strict)
+            for c in sorted(unary, key=lambda c: (c[1], c[0])):
+                t = templates[dec.choice[c]]
+                conf = dec.confidence[c]
+                chosen[c] = t
+                tiles.append(TileEntry(c, t.tile, t.rot, conf, _quad(inv, c, s)))
+                if conf < doubt:
+                    warnings.append(f"cell {list(c)}: doubtful, read {t.tile.id} rot {t.rot}, confidence {conf:.2f}")
+        meeples = self._meeples(blobs, grid, chosen, 0, 0, s)
+        state = State(game="castle", expansions=(), players=tuple(players) if players else CASTLE_COLOURS,
+                      tiles=tuple(tiles), meeples=tuple(meeples), layout=layout)
+        try:
+            conflicts = Position(state).status()[:10]
+        except Exception as exc:  # a reading the castle rules cannot even lay out
+            conflicts = [str(exc)]
+        for conflict in conflicts:
+            warnings.append(f"check: {conflict}")
+        reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+        evidence = {c: {(t.tile.id, t.rot): float(u[k]) for k, t in enumerate(templates)} for c, u in unary.items()}
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(0, 0), evidence=evidence)
 
     def _map(self, fn: Any, items: list[Any]) -> list[Any]:
         """``[fn(x) for x in items]``, on up to ``read.threads`` threads (0: one per CPU); an item

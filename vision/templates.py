@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from scorer import Kind, TileType
-from scorer.geometry import EDGES, SLOT_EDGE
+from scorer.geometry import EDGE_SLOTS, EDGES, SLOT_EDGE
 
 FIELD, CITY, ROAD, OTHER = 0, 1, 2, 3
 CLASSES = ("field", "city", "road", "other")
@@ -147,21 +147,41 @@ def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: 
     return region
 
 
+#: The pixel class each kind of area is drawn in: The Castle's courts are its open ground (the
+#: field's class), its houses its built-up parts (the city's), its towers stone (other).
+AREA_CLASS = {Kind.FIELD: FIELD, Kind.COURT: FIELD, Kind.HOUSE: CITY, Kind.TOWER: OTHER}
+
+
 def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
     """Class map and segment-index map of ``tile`` at rotation 0 on an n x n grid (a shape
-    parameter listing several editions' values is drawn at its first)."""
+    parameter listing several editions' values is drawn at its first).
+
+    A base-game tile: fields, roads, cities, monastery. A Castle tile the same way: its courts,
+    houses and towers are areas (each point to the one owning its nearest half-edge slot, a
+    building owning whole edges drawn as a city is), its paths are roads."""
     cfg = {k: (v[0] if k in VARIANT_KEYS and isinstance(v, list) else v) for k, v in cfg.items()}
     u, v = _grid(n)
     classes = np.full((n, n), FIELD, dtype=np.int8)
     segs = np.full((n, n), -1, dtype=np.int16)
-    fields = [i for i, s in enumerate(tile.segments) if s.kind is Kind.FIELD]
-    # fields: each point goes to the field owning its nearest half-edge slot
-    if fields:
-        segs[:] = _nearest_field(tile, u, v)
-    roads = [(i, s) for i, s in enumerate(tile.segments) if s.kind is Kind.ROAD]
+    areas = [i for i, s in enumerate(tile.segments) if s.kind in AREA_CLASS]
+    # areas: each point goes to the area owning its nearest half-edge slot
+    if areas:
+        segs[:] = _nearest_area(tile, u, v)
+        for i in areas:
+            classes[segs == i] = AREA_CLASS[tile.segments[i].kind]
+        for i in areas:
+            s = tile.segments[i]
+            # a building drawn as a city: on the edges where it owns two of the three slots
+            edges = {e for e, ss in EDGE_SLOTS.items() if sum(x in s.slots for x in ss) >= 2}
+            if s.kind in (Kind.HOUSE, Kind.TOWER) and edges:
+                r = _city_region(edges, cfg, u, v)
+                classes[r] = AREA_CLASS[s.kind]
+                segs[r] = i
+    roads = [(i, s) for i, s in enumerate(tile.segments) if s.kind in (Kind.ROAD, Kind.PATH)]
     ends = sum(1 for _, s in roads if len(s.slots) == 1)
     for i, s in roads:
-        r = _road_region(s.slots, cfg, u, v)
+        r = _road_region(s.slots, cfg if s.kind is Kind.ROAD else {**cfg, "road_half_width": cfg["path_half_width"]},
+                         u, v)
         classes[r] = ROAD
         segs[r] = i
     for i, s in enumerate(tile.segments):
@@ -177,8 +197,9 @@ def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.
         classes[r] = OTHER
         segs[r] = mon[0]
     elif ends >= 3:
+        # a village where roads end; a plaza (paved like the paths) where castle paths do
         r = np.hypot(u - 0.5, v - 0.5) < cfg["junction_radius"]
-        classes[r] = OTHER
+        classes[r] = ROAD if any(s.kind is Kind.PATH for _, s in roads) else OTHER
     return classes, segs
 
 
@@ -187,11 +208,11 @@ _HALF_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 
              "W": (0.0, 0.5), "Wn": (0.0, 0.25), "I": (0.5, 0.5)}
 
 
-def _nearest_field(tile: TileType, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def _nearest_area(tile: TileType, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     best = np.full(u.shape, np.inf)
     out = np.full(u.shape, -1, dtype=np.int16)
     for i, s in enumerate(tile.segments):
-        if s.kind is not Kind.FIELD:
+        if s.kind not in AREA_CLASS:
             continue
         for slot in s.slots:
             x, y = _HALF_POS[slot]

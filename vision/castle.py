@@ -1,0 +1,456 @@
+"""The Castle: find the wall, and with it the interior spaces and the start fields.
+
+A photo of *Carcassonne: The Castle* shows the castle wall, a band of wall pieces around the
+interior, on the table. Unlike the base game, the layout is known in advance (the scorer's
+:class:`scorer.board.Layout`: its interior cells and start fields), so the board is not found
+by combing tile seams: the wall's outer outline is an irregular polygon (14 corners on the
+standard layout), and matching its corners in the photo with the layout's gives the table
+plane's homography, hence every interior cell, at once, however few tiles lie inside yet.
+
+Stages: the silhouette of wall, tiles and figures against the table (the table learnt from the
+photo's border, as in :func:`vision.locate.table_novelty`); its outer contour simplified to as
+many corners as the layout's outline has; the corners matched cyclically (a photo is never
+mirrored, so one cyclic shift is right) and the homography fitted on all of them; then refined
+on points all along the outline. The wall's depth, in tile sides, is a setting
+(``castle.wall_depth``): editions may differ, and the layout itself is provisional.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.board import Layout
+
+from .errors import BoardNotFoundError
+from .locate import Grid, grid_pitch, table_novelty
+
+
+@dataclass(frozen=True)
+class WallFit:
+    """The wall found in a photo: the grid of the layout's cells, and how well the outline fits."""
+
+    grid: Grid  # work pixels -> layout cell units (cell (i, j) spans [i, i+1] x [j, j+1])
+    inliers: float  # share of the layout's outline lying on the photo's
+    corners: np.ndarray  # (K, 2) the layout outline's corners in the photo (work pixels)
+    region: np.ndarray  # the castle's silhouette (wall, tiles, figures) the wall was fitted to
+
+
+def wall_outline(layout: Layout, depth: float, res: int = 40) -> np.ndarray:
+    """The wall's outer outline in cell units: the interior grown by ``depth`` tile sides on every
+    side (a mitred offset; a notch narrower than two depths fills), as a polygon of its corners
+    (counter-clockwise on screen, as :func:`cv2.findContours` gives outer contours)."""
+    cells = np.array(sorted(layout.cells))
+    c0, r0 = cells.min(0) - 2 - int(np.ceil(depth))
+    c1, r1 = cells.max(0) + 3 + int(np.ceil(depth))
+    mask = np.zeros(((r1 - r0) * res, (c1 - c0) * res), np.uint8)
+    d = int(round(depth * res))
+    for c, r in cells:
+        x, y = (c - c0) * res, (r - r0) * res
+        cv2.rectangle(mask, (x - d, y - d), (x + res + d - 1, y + res + d - 1), 255, -1)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # (the simplification drops the one-pixel steps the chain code puts at inner corners)
+    poly = cv2.approxPolyDP(max(contours, key=cv2.contourArea), 1.0, True).reshape(-1, 2).astype(np.float64)
+    # (pixel centres: corners off by half a pixel, a 2 * res-th of a tile side)
+    return (poly + 0.5) / res + np.array([c0, r0], np.float64)
+
+
+def _largest_filled(mask: np.ndarray) -> np.ndarray | None:
+    """The largest 8-connected region of ``mask``, holes filled (None when there is none)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    if n <= 1:
+        return None
+    big = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours((lab == big).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    filled = np.zeros(mask.shape[:2], np.uint8)
+    cv2.drawContours(filled, contours, -1, 1, -1)
+    return filled > 0
+
+
+def novelty_silhouette(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> np.ndarray | None:
+    """The largest region unlike the table (:func:`vision.locate.table_novelty`: colours rare on
+    the photo's border), closed and opened over ``close_frac`` of the photo's longer side."""
+    novel = table_novelty(bgr, locate_cfg).astype(np.uint8)
+    k = max(3, int(round(float(cfg["close_frac"]) * max(bgr.shape[:2]))) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    return _largest_filled(cv2.morphologyEx(cv2.morphologyEx(novel, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc))
+
+
+def edge_silhouette(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+    """The region the table's border cannot reach without crossing a colour edge.
+
+    A light gradient or a hot spot changes the table's colour slowly, so where the novelty test
+    takes part of a wall for table (or a lit patch of table for castle), the wall's outer edge is
+    still a sharp, closed line. Edges (Canny on each Lab channel, thresholds at ``edge_quantile``
+    of the gradient magnitude, dilated over ``edge_close_px``) bound the table reached from the
+    photo's border; what it does not reach, opened over ``edge_open_frac`` of the longer side
+    (a wood grain's lines touching the wall are thin), is the castle."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    edges = np.zeros(bgr.shape[:2], np.uint8)
+    for k in range(3):
+        ch = lab[..., k]
+        mag = np.hypot(cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1))
+        hi = max(float(np.quantile(mag, float(cfg["edge_quantile"]))) * float(cfg["edge_factor"]), 8.0)
+        edges |= (cv2.Canny(ch, hi * 0.5, hi) > 0).astype(np.uint8)
+    c = int(cfg["edge_close_px"])
+    edges = cv2.dilate(edges, np.ones((c, c), np.uint8))
+    _, lab_free = cv2.connectedComponents((edges == 0).astype(np.uint8), connectivity=4)
+    border = np.unique(np.r_[lab_free[0], lab_free[-1], lab_free[:, 0], lab_free[:, -1]])
+    outside = np.isin(lab_free, border[border > 0])
+    k = max(3, int(round(float(cfg["edge_open_frac"]) * max(bgr.shape[:2]))) | 1)
+    inside = cv2.morphologyEx((~outside).astype(np.uint8), cv2.MORPH_OPEN,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return _largest_filled(inside)
+
+
+def silhouettes(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> list[np.ndarray]:
+    """Candidate masks of the castle (wall, tiles and figures, holes filled): by colour edges,
+    and by novelty against the table; :func:`locate_wall` keeps the one the wall fits best.
+    Each is opened over ``spur_frac`` of its own size (the square root of its area): a line of a
+    wood's grain or a figure's shadow touching the wall leaves a thin spur, whose tip would
+    take a corner of the simplified outline; the wall band is far wider."""
+    out = []
+    for m in (edge_silhouette(bgr, cfg), novelty_silhouette(bgr, cfg, locate_cfg)):
+        if m is None or m.sum() < float(cfg["min_area_frac"]) * m.size:
+            continue
+        k = max(3, int(round(float(cfg["spur_frac"]) * float(np.sqrt(m.sum()))))) | 1
+        opened = _largest_filled(cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN,
+                                                  cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
+        if opened is not None:
+            out.append(opened)
+    return out
+
+
+def _simplify(contour: np.ndarray, k: int) -> np.ndarray | None:
+    """The contour simplified to exactly ``k`` corners (Douglas-Peucker, tolerance searched), or
+    None when no tolerance gives ``k``."""
+    peri = cv2.arcLength(contour, True)
+    lo, hi = 0.001 * peri, 0.08 * peri
+    for _ in range(40):
+        eps = (lo + hi) / 2
+        poly = cv2.approxPolyDP(contour, eps, True).reshape(-1, 2)
+        if len(poly) == k:
+            return poly.astype(np.float64)
+        if len(poly) > k:
+            lo = eps
+        else:
+            hi = eps
+    return None
+
+
+def _homographies(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """(B, 3, 3) least-squares homographies mapping each ``src[b]`` (K, 2) onto ``dst[b]``: the
+    normalised direct linear transform of every pairing at once (thousands of pairings per photo
+    are tried; one :func:`cv2.findHomography` call each cost most of a second)."""
+    def normalise(p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        m = p.mean(1, keepdims=True)
+        d = np.sqrt(((p - m) ** 2).sum(-1)).mean(1)
+        sc = np.sqrt(2.0) / np.maximum(d, 1e-9)
+        T = np.zeros((len(p), 3, 3))
+        T[:, 0, 0] = T[:, 1, 1] = sc
+        T[:, 0, 2] = -sc * m[:, 0, 0]
+        T[:, 1, 2] = -sc * m[:, 0, 1]
+        T[:, 2, 2] = 1.0
+        return (p - m) * sc[:, None, None], T
+    a, Ta = normalise(src)
+    b, Tb = normalise(dst)
+    x, y, u, v = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    A = np.zeros((len(a), 2 * a.shape[1], 9))
+    A[:, 0::2, 0], A[:, 0::2, 1], A[:, 0::2, 2] = x, y, 1.0
+    A[:, 0::2, 6], A[:, 0::2, 7], A[:, 0::2, 8] = -u * x, -u * y, -u
+    A[:, 1::2, 3], A[:, 1::2, 4], A[:, 1::2, 5] = x, y, 1.0
+    A[:, 1::2, 6], A[:, 1::2, 7], A[:, 1::2, 8] = -v * x, -v * y, -v
+    Hn = np.linalg.svd(A)[2][:, -1].reshape(-1, 3, 3)
+    H = np.linalg.inv(Tb) @ Hn @ Ta
+    return H / np.where(np.abs(H[:, 2:3, 2:3]) > 1e-12, H[:, 2:3, 2:3], 1e-12)
+
+
+def _pairing_fits(model: np.ndarray, polys: list[np.ndarray]) -> list[tuple[float, np.ndarray]]:
+    """(mean corner error in px, homography model -> photo) of every cyclic pairing of the
+    model's corners with each corner list of ``polys`` (each as long as the model's)."""
+    k = len(model)
+    src = np.stack([np.roll(model, -s, axis=0) for s in range(k)])  # (k, K, 2)
+    dst = np.stack(polys)  # (P, K, 2)
+    S = np.broadcast_to(src[None], (len(dst), k, k, 2)).reshape(-1, k, 2)
+    D = np.broadcast_to(dst[:, None], (len(dst), k, k, 2)).reshape(-1, k, 2)
+    H = _homographies(S, D)
+    ph = np.concatenate([S, np.ones((*S.shape[:2], 1))], -1) @ H.transpose(0, 2, 1)
+    w = ph[..., 2:3]
+    proj = ph[..., :2] / np.where(np.abs(w) > 1e-12, w, 1e-12)
+    # a pairing that folds the outline puts some corners behind the camera: sign of w differs
+    folded = (np.sign(w[..., 0]) != np.sign(w[:, :1, 0])).any(1)
+    err = np.linalg.norm(proj - D, axis=-1).mean(1)
+    err[folded | ~np.isfinite(err)] = np.inf
+    return [(float(e), h) for e, h in zip(err, H) if np.isfinite(e)]
+
+
+def _densify(poly: np.ndarray, step: float) -> np.ndarray:
+    pts = []
+    for a, b in zip(poly, np.roll(poly, -1, axis=0)):
+        n = max(1, int(np.ceil(np.linalg.norm(b - a) / step)))
+        t = np.arange(n)[:, None] / n
+        pts.append(a + t * (b - a))
+    return np.vstack(pts)
+
+
+class _Outline:
+    """The photo's outline as a distance map: each pixel's distance to, and nearest point of, it."""
+
+    def __init__(self, contour: np.ndarray, shape: tuple[int, ...]) -> None:
+        line = np.full(shape[:2], 255, np.uint8)
+        cv2.drawContours(line, [contour], -1, 0, 1)
+        self.dist, labels = cv2.distanceTransformWithLabels(line, cv2.DIST_L2, 5,
+                                                            labelType=cv2.DIST_LABEL_PIXEL)
+        ys, xs = np.nonzero(line == 0)
+        # labels number the zero pixels in row-major order
+        self.points = np.zeros((labels.max() + 1, 2), np.float64)
+        self.points[labels[ys, xs]] = np.c_[xs, ys]
+        self.labels = labels
+        self.shape = shape[:2]
+
+    def lookup(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(distance, nearest outline point) of each point; points off the photo get inf."""
+        h, w = self.shape
+        xi = np.round(pts[:, 0]).astype(np.int64)
+        yi = np.round(pts[:, 1]).astype(np.int64)
+        ok = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
+        dist = np.full(len(pts), np.inf)
+        near = np.zeros_like(pts)
+        dist[ok] = self.dist[yi[ok], xi[ok]]
+        near[ok] = self.points[self.labels[yi[ok], xi[ok]]]
+        return dist, near
+
+
+def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
+
+
+def _refine(H: np.ndarray, dense: np.ndarray, outline: _Outline, rounds: int, trim: float) -> np.ndarray:
+    """Iterate: project points all along the model outline, pair each with its nearest outline
+    point, refit (the worst ``trim`` of pairs left out: a figure or a light patch bulges it)."""
+    for _ in range(rounds):
+        dist, near = outline.lookup(_project(H, dense))
+        fin = np.isfinite(dist)
+        if fin.sum() < 8:
+            break
+        keep = fin & (dist <= np.quantile(dist[fin], 1.0 - trim))
+        H2, _ = cv2.findHomography(dense[keep], near[keep], 0)
+        if H2 is None:
+            break
+        H = H2
+    return H
+
+
+def _inliers(H: np.ndarray, dense: np.ndarray, outline: _Outline, tol_px: float) -> float:
+    dist, _ = outline.lookup(_project(H, dense))
+    return float(np.mean(dist <= tol_px))
+
+
+def locate_wall(bgr: np.ndarray, layout: Layout, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> WallFit:
+    """The layout's cells in the photo, from the castle wall's outer outline.
+
+    For each candidate silhouette (:func:`silhouettes`), its outline is simplified to as many
+    corners as the layout's, or a few more (``extra_corners``: a light patch or a figure beside
+    the wall bulges it); every choice of that many corners, paired cyclically with the layout's,
+    gives a homography, and the one that puts most of the layout's outline on the photo's
+    (within ``inlier_tol`` tile sides), once refined, is taken. Raises
+    :class:`BoardNotFoundError` (with what to change) when no outline of the wall's shape is
+    found."""
+    model = wall_outline(layout, float(cfg["wall_depth"]))
+    masks = silhouettes(bgr, cfg, locate_cfg)
+    if not masks:
+        raise BoardNotFoundError("no castle wall found: nothing on the photo stands out from the table; "
+                                 "photograph the whole castle from closer, in even light")
+    cells = np.array(sorted(layout.cells))
+    cols = range(int(cells[:, 0].min()), int(cells[:, 0].max()) + 1)
+    rows = range(int(cells[:, 1].min()), int(cells[:, 1].max()) + 1)
+    best: tuple[float, np.ndarray, float, np.ndarray] | None = None
+    for region in masks:
+        fit = _fit_outline(region, model, cols, rows, cfg)
+        if fit is not None and (best is None or fit[0] > best[0]):
+            best = (*fit, region)
+    if best is None or best[0] < float(cfg["min_inliers"]):
+        raise BoardNotFoundError("found a shape on the table but it does not fit the castle wall; photograph the "
+                                 "whole castle, every side of its wall in the picture, nothing else on the table")
+    share, H, pitch, region = best
+    Hinv = np.linalg.inv(H)
+    Hinv /= Hinv[2, 2]
+    grid = Grid(H=Hinv, cols=cols, rows=rows, pitch_px=pitch, outline=True, board_cells=len(cells))
+    return WallFit(grid=grid, inliers=share, corners=_project(H, model), region=region)
+
+
+def _fit_outline(region: np.ndarray, model: np.ndarray, cols: range, rows: range, cfg: dict[str, Any]
+                 ) -> tuple[float, np.ndarray, float] | None:
+    """(inlier share, homography layout -> photo, tile side in px) of the layout's outline fitted
+    to ``region``'s outer contour, or None."""
+    k = len(model)
+    contours, _ = cv2.findContours(region.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contour = max(contours, key=cv2.contourArea)
+    outline = _Outline(contour, region.shape)
+    dense = _densify(model, 0.1)
+    polys: list[np.ndarray] = []
+    for extra in range(int(cfg["extra_corners"]) + 1):
+        poly = _simplify(contour, k + extra)
+        if poly is None:
+            continue
+        polys += [np.delete(poly, list(drop), axis=0) for drop in combinations(range(k + extra), extra)]
+    if not polys:
+        return None
+    fits = _pairing_fits(model, polys)
+    if not fits:
+        return None
+    # rank the pairings by the share of the layout's outline they already put on the photo's
+    # (a rough pairing refines well where the corner error misleads: a drop shadow or a
+    # rounded notch moves a corner, not the sides), at a tolerance from the region's size
+    side = float(np.sqrt(region.sum() / max(cv2.contourArea(model.astype(np.float32)), 1e-9)))
+    Hs = np.stack([h for _, h in fits])
+    ph = np.concatenate([dense, np.ones((len(dense), 1))], -1) @ Hs.transpose(0, 2, 1)
+    w = ph[..., 2:3]
+    proj = (ph[..., :2] / np.where(np.abs(w) > 1e-12, w, 1e-12)).reshape(-1, 2)
+    dist, _ = outline.lookup(proj)
+    rough = (dist.reshape(len(Hs), -1) <= 2.0 * float(cfg["inlier_tol"]) * side).mean(1)
+    order = np.argsort(-rough)
+    fits = [fits[i] for i in order]
+    best: tuple[float, np.ndarray, float] | None = None
+    for _, H in fits[:int(cfg["fits_refined"])]:
+        H = _refine(H, dense, outline, int(cfg["refine_rounds"]), float(cfg["refine_trim"]))
+        try:
+            inv = np.linalg.inv(H)
+        except np.linalg.LinAlgError:
+            continue
+        pitch = grid_pitch(inv / inv[2, 2], cols, rows)
+        if not np.isfinite(pitch) or pitch <= 1:
+            continue
+        share = _inliers(H, dense, outline, float(cfg["inlier_tol"]) * pitch)
+        if best is None or share > best[0]:
+            best = (share, H, pitch)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# the interior: which spaces hold a tile, and what each looks like
+def _table_density(lab: np.ndarray, table_px: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """How common each Lab pixel's colour is on the bare table (a smoothed coarse histogram of
+    ``table_px``), normalised so that the table's own pixels' ``table_quantile`` is 1."""
+    from scipy.ndimage import gaussian_filter
+
+    bins = [int(x) for x in cfg["table_bins"]]
+
+    def index(px: np.ndarray) -> tuple[np.ndarray, ...]:
+        return tuple(np.clip(px[..., k].astype(np.int32) * bins[k] // 256, 0, bins[k] - 1) for k in range(3))
+
+    hist = np.zeros(bins)
+    np.add.at(hist, index(table_px), 1.0)
+    hist = gaussian_filter(hist, float(cfg["table_smooth"]))
+    hist /= max(hist.sum(), 1e-9)
+    ref = float(np.quantile(hist[index(table_px)], float(cfg["table_quantile"])))
+    return hist[index(lab)] / max(ref, 1e-12)
+
+
+def table_pixels(work: np.ndarray, region: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> np.ndarray:
+    """Lab pixels of the bare table around the castle: outside its silhouette, within
+    ``table_ring`` tile sides of it."""
+    side = grid.side_px()
+    gap = max(3, int(round(float(cfg["table_gap"]) * side)))
+    ring = max(gap + 3, int(round(float(cfg["table_ring"]) * side)))
+    r8 = region.astype(np.uint8)
+    near = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring + 1, 2 * ring + 1))) > 0
+    off = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))) > 0
+    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
+    px = lab[near & ~off]
+    if len(px) < 200:
+        px = lab[~off]
+    return px.reshape(-1, 3)
+
+
+def register_to_photo(px: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """The seed prototypes moved into this photo's light: the seeds' mix (each class weighed by
+    its ``class_share`` of a castle tile) is matched to the tiles' pixels, lightness by ratio of
+    medians, colour (a, b) by shift of medians with the seeds' spread about it scaled by the
+    pixels' spread over the mix's (within ``register_scale``): a dim warm lamp leaves the tiles
+    darker, yellower and greyer than the seeds, and a k-means pulled back to the raw seeds
+    gives every pixel to the darkest class."""
+    w = np.array([float(cfg["class_share"][k]) for k in ("court", "house", "path", "tower")], np.float64)
+    w /= w.sum()
+    p = protos.astype(np.float64)
+    mix = w @ p
+    spread_seeds = float(np.sqrt(w @ ((p[:, 1:] - mix[1:]) ** 2).sum(1)))
+    med = np.median(px.astype(np.float64), axis=0)
+    spread_px = float(np.sqrt(np.median(((px[:, 1:].astype(np.float64) - med[1:]) ** 2).sum(1))))
+    lo, hi = cfg["register_scale"]
+    scale = float(np.clip(spread_px / max(spread_seeds, 1e-6), lo, hi))
+    out = p.copy()
+    out[:, 0] = p[:, 0] * med[0] / max(mix[0], 1e-6)
+    out[:, 1:] = med[1:] + scale * (p[:, 1:] - mix[1:])
+    return np.clip(out, 0, 255).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class InteriorEvidence:
+    """What the interior spaces look like: per space its share of table-coloured pixels, and
+    per occupied space every template's mean log-likelihood."""
+
+    table_share: dict[tuple[int, int], float]
+    loglik: dict[tuple[int, int], np.ndarray]
+    prototypes: np.ndarray
+
+
+def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.ndarray, ignore: np.ndarray,
+                      templates: list[Any], cfg: dict[str, Any], classify_cfg: dict[str, Any],
+                      colour_cfg: dict[str, Any]) -> InteriorEvidence:
+    """Occupancy and template log-likelihoods of every interior space.
+
+    A space shows the table where it holds no tile: its pixels (those not under a figure,
+    ``ignore``) are compared with the table's colours learnt around the castle, and a space
+    with more than ``max_table_share`` of table-coloured pixels is empty. The tiles' pixel
+    classes (court, house, path, tower, in the field / city / road / other slots) come from
+    The Castle's own prototypes (``castle.prototypes``) refined by k-means on the occupied
+    spaces; then every template is scored on each space as for the base game
+    (:func:`vision.classify.cell_logliks`)."""
+    from .classify import confusion, expected_observations, point_weights, warp_board
+    from .colours import adapt_prototypes, posteriors
+
+    patch, n = int(classify_cfg["patch"]), int(classify_cfg["points"])
+    top = warp_board(work, grid, patch)
+    ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
+    lab8 = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)
+    dens = _table_density(lab8, table_pixels(work, region, grid, cfg), cfg)
+    tablish = dens >= float(cfg["table_density_min"])
+    rows, cols = len(grid.rows), len(grid.cols)
+    m = int(round(patch * float(cfg["cell_margin"])))
+    share: dict[tuple[int, int], float] = {}
+    occupied = np.zeros((rows, cols), bool)
+    for c, r in sorted(layout.cells):
+        i, j = r - grid.rows.start, c - grid.cols.start
+        sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
+        seen = ~ig_top[sl]
+        if seen.sum() < 0.2 * seen.size:
+            share[(c, r)] = 0.5  # under figures: no telling
+        else:
+            share[(c, r)] = float(tablish[sl][seen].mean())
+        occupied[i, j] = share[(c, r)] <= float(cfg["max_table_share"])
+    lab = lab8.astype(np.float32)
+    ccfg = {**colour_cfg, "register_seeds": False, "road_lighter_than_city": None}
+    protos0 = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
+    cell_px = np.zeros((rows * patch, cols * patch), bool)
+    for i, j in zip(*np.nonzero(occupied)):
+        cell_px[i * patch:(i + 1) * patch, j * patch:(j + 1) * patch] = True
+    px = lab[: rows * patch, : cols * patch][cell_px & ~ig_top[: rows * patch, : cols * patch]]
+    if len(px) >= 50:
+        protos = adapt_prototypes(px, register_to_photo(px, protos0, cfg), ccfg)
+    else:
+        protos = protos0
+    post = posteriors(lab, protos, float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
+    post[ig_top] = 0.25  # under a figure: nothing seen
+    loglik: dict[tuple[int, int], np.ndarray] = {}
+    if occupied.any():
+        from .classify import cell_logliks
+        ME = expected_observations(templates, confusion(classify_cfg))[0]
+        ll = cell_logliks(post, occupied, n, ME, point_weights(n, classify_cfg), classify_cfg)
+        for k, (i, j) in enumerate(zip(*np.nonzero(occupied))):
+            loglik[(int(j) + grid.cols.start, int(i) + grid.rows.start)] = ll[k]
+    return InteriorEvidence(share, loglik, protos)
