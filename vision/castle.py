@@ -397,6 +397,9 @@ class InteriorEvidence:
     table_share: dict[tuple[int, int], float]
     loglik: dict[tuple[int, int], np.ndarray]
     prototypes: np.ndarray
+    marks: dict[tuple[int, int], np.ndarray] | None = None  # per template: evidence from markets
+    # and wells seen (or not) where it has them (:func:`mark_evidence`), on the scale of
+    # ``classify.scale`` times a log-likelihood
 
 
 def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.ndarray, ignore: np.ndarray,
@@ -451,6 +454,60 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
         from .classify import cell_logliks
         ME = expected_observations(templates, confusion(classify_cfg))[0]
         ll = cell_logliks(post, occupied, n, ME, point_weights(n, classify_cfg), classify_cfg)
+        marks = mark_evidence(lab, ig_top, occupied, protos, templates, n, cfg)
         for k, (i, j) in enumerate(zip(*np.nonzero(occupied))):
             loglik[(int(j) + grid.cols.start, int(i) + grid.rows.start)] = ll[k]
-    return InteriorEvidence(share, loglik, protos)
+        by_cell = {(int(j) + grid.cols.start, int(i) + grid.rows.start): marks[k]
+                   for k, (i, j) in enumerate(zip(*np.nonzero(occupied)))}
+        return InteriorEvidence(share, loglik, protos, by_cell)
+    return InteriorEvidence(share, loglik, protos, {})
+
+
+def _pooled(mask: np.ndarray, occupied: np.ndarray, n: int) -> np.ndarray:
+    """(cells, n * n) share of ``mask`` in each of the n x n blocks of every occupied cell."""
+    rows, cols = occupied.shape
+    patch = mask.shape[0] // rows
+    b = patch // n
+    m = mask[: rows * patch, : cols * patch].astype(np.float32)
+    blocks = m.reshape(rows, n, b, cols, n, b).mean((2, 5))  # (rows, n, cols, n)
+    return blocks.transpose(0, 2, 1, 3)[occupied].reshape(-1, n * n)
+
+
+def mark_evidence(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, protos: np.ndarray,
+                  templates: list[Any], n: int, cfg: dict[str, Any]) -> np.ndarray:
+    """(cells, T) evidence from the small marks that tell twin tiles apart: a market stall in a
+    court, a well on a path (a court with a market scores more; so does a path with a well).
+
+    Stalls and wells are vivid: their colour (Lab a, b) lies more than ``vivid_dist`` from every
+    class prototype of the photo; a well's water is blue, its b at least ``well_b_drop`` below
+    the path's. For each template the share of such pixels inside its own courts (its paths,
+    grown by a block, for wells) is measured; over ``market_share`` (``well_share``) it counts
+    ``market_weight`` (``well_weight``) for the templates with a market (a well) and as much
+    against those whose courts (paths) have none, less in between (a linear ramp to minus the
+    weight at no such pixels). Roofs are vivid too, but lie on houses, outside the courts of
+    the template that has them."""
+    from scorer import Kind
+
+    ab = lab[..., 1:]
+    dmin = np.min(np.stack([np.linalg.norm(ab - p[1:], axis=-1) for p in protos]), axis=0)
+    vivid = (dmin > float(cfg["vivid_dist"])) & ~ignore
+    blue = (vivid & (lab[..., 2] < protos[2, 2] - float(cfg["well_b_drop"]))) \
+        | ((lab[..., 0] < protos[2, 0] - float(cfg["well_l_drop"])) & ~ignore)
+    vp, bp = _pooled(vivid, occupied, n), _pooled(blue, occupied, n)
+    out = np.zeros((len(vp), len(templates)))
+    grow = np.ones((3, 3), np.uint8)
+    for k, t in enumerate(templates):
+        segs = t.tile.segments
+        court = np.isin(t.segments, [i for i, sg in enumerate(segs) if sg.kind is Kind.COURT])
+        path = np.isin(t.segments, [i for i, sg in enumerate(segs) if sg.kind is Kind.PATH])
+        path = cv2.dilate(path.astype(np.uint8), grow) > 0
+        market = any(sg.kind is Kind.COURT and sg.markets for sg in segs)
+        well = any(sg.kind is Kind.PATH and sg.well for sg in segs)
+        for region, has, pooled, key in ((court, market, vp, "market"), (path, well, bp, "well")):
+            if not region.any():
+                continue
+            share = pooled[:, region.ravel()].mean(1)
+            ref = float(cfg[f"{key}_share"])
+            g = np.clip((share - ref) / ref, -1.0, 1.0)
+            out[:, k] += float(cfg[f"{key}_weight"]) * (g if has else -g)
+    return out

@@ -238,7 +238,7 @@ class BoardReader:
         ignore = figures_mask(work.shape[:2], blobs, fcfg)
         ccfg = self.cfg["classify"]
         ev = interior_evidence(work, grid, layout, region, ignore, templates, kcfg, ccfg, self.cfg["colours"])
-        unary = {c: ll * float(ccfg["scale"]) for c, ll in ev.loglik.items()}
+        unary = {c: ll * float(ccfg["scale"]) + (ev.marks[c] if ev.marks else 0.0) for c, ll in ev.loglik.items()}
         tiles: list[TileEntry] = []
         warnings: list[str] = []
         chosen: dict[tuple[int, int], Template] = {}
