@@ -367,6 +367,44 @@ def table_pixels(work: np.ndarray, region: np.ndarray, grid: Grid, cfg: dict[str
     return px.reshape(-1, 3)
 
 
+def even_light(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, patch: int, reach: int) -> np.ndarray:
+    """The top view's Lab with the light evened out over the castle: each occupied space's median
+    lightness and colour (a, b), taken over the occupied spaces within ``reach`` (a 5 x 5 block
+    at 2), is brought to the castle's median, lightness by ratio and colour by shift, bilinear
+    between space centres (0: the photo's own colours).
+
+    A lamp lights one side of the castle warmer and darker than the other; a castle tile is
+    about half court whatever its kind, so over a few spaces the local median is the court
+    lit locally, and one colour model then fits both sides."""
+    if reach <= 0:
+        return lab
+    rows, cols = occupied.shape
+    level = np.full((rows, cols, 3), np.nan, np.float32)
+    for i, j in zip(*np.nonzero(occupied)):
+        sl = (slice(i * patch, (i + 1) * patch), slice(j * patch, (j + 1) * patch))
+        px = lab[sl][~ignore[sl]]
+        if len(px) >= patch:
+            level[i, j] = np.median(px, axis=0)
+    if np.isnan(level[..., 0]).all():
+        return lab
+    local = np.full_like(level, np.nan)
+    for i in range(rows):
+        for j in range(cols):
+            win = level[max(0, i - reach): i + reach + 1, max(0, j - reach): j + reach + 1].reshape(-1, 3)
+            win = win[~np.isnan(win[:, 0])]
+            if len(win):
+                local[i, j] = np.median(win, axis=0)
+    ref = np.nanmedian(level.reshape(-1, 3), axis=0)
+    missing = np.isnan(local[..., 0])
+    local[missing] = ref
+    up = cv2.resize(local, (cols * patch, rows * patch), interpolation=cv2.INTER_LINEAR)
+    out = lab.copy()
+    h, w = up.shape[:2]
+    out[:h, :w, 0] *= ref[0] / np.maximum(up[..., 0], 1.0)
+    out[:h, :w, 1:] += ref[1:] - up[..., 1:]
+    return out
+
+
 def register_to_photo(px: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     """The seed prototypes moved into this photo's light: the seeds' mix (each class weighed by
     its ``class_share`` of a castle tile) is matched to the tiles' pixels, lightness by ratio of
@@ -417,6 +455,7 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     from .classify import confusion, expected_observations, point_weights, warp_board
     from .colours import adapt_prototypes, posteriors
 
+    classify_cfg = {**classify_cfg, **cfg.get("classify", {})}
     patch, n = int(classify_cfg["patch"]), int(classify_cfg["points"])
     top = warp_board(work, grid, patch)
     ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
@@ -436,8 +475,8 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
         else:
             share[(c, r)] = float(tablish[sl][seen].mean())
         occupied[i, j] = share[(c, r)] <= float(cfg["max_table_share"])
-    lab = lab8.astype(np.float32)
-    ccfg = {**colour_cfg, "register_seeds": False, "road_lighter_than_city": None}
+    lab = even_light(lab8.astype(np.float32), ig_top, occupied, patch, int(cfg["even_cells"]))
+    ccfg = {**colour_cfg, **cfg["colours"]}
     protos0 = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
     cell_px = np.zeros((rows * patch, cols * patch), bool)
     for i, j in zip(*np.nonzero(occupied)):
@@ -447,7 +486,7 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
         protos = adapt_prototypes(px, register_to_photo(px, protos0, cfg), ccfg)
     else:
         protos = protos0
-    post = posteriors(lab, protos, float(colour_cfg["softness"]), tuple(colour_cfg["lab_weights"]))
+    post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
     post[ig_top] = 0.25  # under a figure: nothing seen
     loglik: dict[tuple[int, int], np.ndarray] = {}
     if occupied.any():
