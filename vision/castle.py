@@ -333,12 +333,14 @@ def _fit_outline(region: np.ndarray, model: np.ndarray, cols: range, rows: range
 
 # ---------------------------------------------------------------------------------------------
 # the interior: which spaces hold a tile, and what each looks like
-def _table_density(lab: np.ndarray, table_px: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+def _table_density(lab: np.ndarray, table_px: np.ndarray, cfg: dict[str, Any],
+                   bins_key: str = "table_bins") -> np.ndarray:
     """How common each Lab pixel's colour is on the bare table (a smoothed coarse histogram of
-    ``table_px``), normalised so that the table's own pixels' ``table_quantile`` is 1."""
+    ``table_px``, bins ``cfg[bins_key]``), normalised so that the table's own pixels'
+    ``table_quantile`` is 1."""
     from scipy.ndimage import gaussian_filter
 
-    bins = [int(x) for x in cfg["table_bins"]]
+    bins = [int(x) for x in cfg[bins_key]]
 
     def index(px: np.ndarray) -> tuple[np.ndarray, ...]:
         return tuple(np.clip(px[..., k].astype(np.int32) * bins[k] // 256, 0, bins[k] - 1) for k in range(3))
@@ -405,6 +407,13 @@ def even_light(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, patch:
     return out
 
 
+def _occupied_pixels(lab: np.ndarray, occupied: np.ndarray, ignore: np.ndarray, patch: int) -> np.ndarray:
+    """(N, 3) Lab pixels of the occupied spaces, figures left out."""
+    rows, cols = occupied.shape
+    on = np.repeat(np.repeat(occupied, patch, axis=0), patch, axis=1)
+    return lab[: rows * patch, : cols * patch][on & ~ignore[: rows * patch, : cols * patch]]
+
+
 def register_to_photo(px: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     """The seed prototypes moved into this photo's light: the seeds' mix (each class weighed by
     its ``class_share`` of a castle tile) is matched to the tiles' pixels, lightness by ratio of
@@ -460,7 +469,8 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     top = warp_board(work, grid, patch)
     ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
     lab8 = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)
-    dens = _table_density(lab8, table_pixels(work, region, grid, cfg), cfg)
+    table_px = table_pixels(work, region, grid, cfg)
+    dens = _table_density(lab8, table_px, cfg)
     tablish = dens >= float(cfg["table_density_min"])
     rows, cols = len(grid.rows), len(grid.cols)
     m = int(round(patch * float(cfg["cell_margin"])))
@@ -478,14 +488,23 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     lab = even_light(lab8.astype(np.float32), ig_top, occupied, patch, int(cfg["even_cells"]))
     ccfg = {**colour_cfg, **cfg["colours"]}
     protos0 = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
-    cell_px = np.zeros((rows * patch, cols * patch), bool)
+    first = _occupied_pixels(lab, occupied, ig_top, patch)
+    seeds = register_to_photo(first, protos0, cfg) if len(first) >= 50 else protos0
+    # a lamp's hot spot on the cloth inside the wall is lighter than any cloth around the castle
+    # and passes the table test for tiles; its colour (a, b) is still the cloth's, and none of
+    # the tiles': such a space is empty after all
+    ab_table = _table_density(lab8, table_px, cfg, "table_ab_bins") >= float(cfg["table_density_min"])
+    far = np.min(np.stack([np.linalg.norm(lab[..., 1:] - p[1:], axis=-1) for p in seeds]), axis=0) \
+        > float(cfg["tile_ab_dist"])
+    cloth = ab_table & far
     for i, j in zip(*np.nonzero(occupied)):
-        cell_px[i * patch:(i + 1) * patch, j * patch:(j + 1) * patch] = True
-    px = lab[: rows * patch, : cols * patch][cell_px & ~ig_top[: rows * patch, : cols * patch]]
-    if len(px) >= 50:
-        protos = adapt_prototypes(px, register_to_photo(px, protos0, cfg), ccfg)
-    else:
-        protos = protos0
+        sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
+        seen = ~ig_top[sl]
+        if seen.sum() >= 0.2 * seen.size and float(cloth[sl][seen].mean()) > float(cfg["max_table_share"]):
+            occupied[i, j] = False
+            share[(j + grid.cols.start, i + grid.rows.start)] = float(cloth[sl][seen].mean())
+    px = _occupied_pixels(lab, occupied, ig_top, patch)
+    protos = adapt_prototypes(px, register_to_photo(px, protos0, cfg), ccfg) if len(px) >= 50 else protos0
     post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
     post[ig_top] = 0.25  # under a figure: nothing seen
     loglik: dict[tuple[int, int], np.ndarray] = {}
