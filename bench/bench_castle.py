@@ -11,7 +11,8 @@ tiles' centres (tile sides, the worst tile), occupancy (spaces read as holding a
 extra, missing), tiles right over truth tiles (type; type and rotation), photos with every tile
 right, figures (matched on cell and player: precision, recall, F1, and the share of truth
 figures found on the right segment; per colour recall, since a colour without a figure rule is
-not looked for) and the median read time (JPEG bytes in, reading out).
+not looked for), the keeps (Palas) read on the right cell and the median read time (JPEG bytes
+in, reading out).
 
     python bench/bench_castle.py [--photos 20] [--size 4000x3000] [--preset default]
 """
@@ -60,6 +61,9 @@ class Tally:
     figs_read: int = 0
     figs_matched: int = 0  # right player on the right cell
     figs_segment: int = 0  # and on the right segment
+    keeps_truth: int = 0  # keeps (Palas) on the board
+    keeps_read: int = 0
+    keeps_right: int = 0  # the right player's keep on the right cell
     truth_by_player: Counter[str] = field(default_factory=Counter)
     matched_by_player: Counter[str] = field(default_factory=Counter)
 
@@ -94,6 +98,8 @@ def score(read: State, truth: State) -> Tally:
             t.tiles_type += 1
             t.tiles_exact += same_rotation(te.tile, re.rot, te.rot)
     t.exact_photos = int(t.tiles_exact == len(truth_at) and not t.cells_extra)
+    t.keeps_truth, t.keeps_read = len(truth.palas), len(read.palas)
+    t.keeps_right = sum(1 for p, c in read.palas.items() if truth.palas.get(p) == c)
     pool = list(truth.meeples)
     t.figs_truth, t.figs_read = len(truth.meeples), len(read.meeples)
     t.truth_by_player = Counter(m.player for m in truth.meeples)
@@ -183,6 +189,7 @@ def report(t: Tally, times: list[float], errs: list[float]) -> None:
         ("photos with every tile right", f"{t.exact_photos}/{t.photos} ({_pct(t.exact_photos, t.photos)})"),
         ("figures (cell + player)", f"P {prec:.1%} R {rec:.1%} F1 {f1:.3f} ({t.figs_matched} of {t.figs_truth}, "
                                     f"{t.figs_read} read)"),
+        ("keeps (Palas): right / read / truth", f"{t.keeps_right} / {t.keeps_read} / {t.keeps_truth}"),
         ("figures on the right segment", f"{t.figs_segment}/{t.figs_truth} ({_pct(t.figs_segment, t.figs_truth)})"),
         ("figure recall by colour", ", ".join(f"{p} {t.matched_by_player[p]}/{k}"
                                               for p, k in sorted(t.truth_by_player.items()))),

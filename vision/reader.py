@@ -259,12 +259,24 @@ class BoardReader:
                 tiles.append(TileEntry(c, t.tile, t.rot, conf, _quad(inv, c, s)))
                 if conf < doubt:
                     warnings.append(f"cell {list(c)}: doubtful, read {t.tile.id} rot {t.rot}, confidence {conf:.2f}")
+        # the keep (Palas) is a block about twice a figure's size, set on a house: the one blob
+        # of a player's colour that large is their keep, not a figure
+        keeps: dict[str, tuple[int, int]] = {}
+        big = [b for b in blobs if b.area >= float(kcfg["keep_min_area"])
+               and b.bbox[2] * b.bbox[3] >= float(kcfg["keep_min_box"]) * grid.side_px() ** 2]
+        for colour in {b.colour for b in big}:
+            mine = [b for b in big if b.colour == colour]
+            u, v = grid.to_board(np.array([mine[0].foot]))[0]
+            cell = (int(np.floor(u)), int(np.floor(v)))
+            if len(mine) == 1 and cell in chosen:
+                keeps[colour] = cell
+                blobs = [b for b in blobs if b is not mine[0]]
         meeples = self._meeples(blobs, grid, chosen, 0, 0, s)
         if unseen:
             warnings.append(f"{', '.join(unseen)} figures are not looked for on photos of The Castle yet; "
                             "add them by hand")
         state = State(game="castle", expansions=(), players=tuple(players) if players else CASTLE_COLOURS,
-                      tiles=tuple(tiles), meeples=tuple(meeples), layout=layout)
+                      tiles=tuple(tiles), meeples=tuple(meeples), layout=layout, palas=keeps)
         try:
             conflicts = Position(state).status()[:10]
         except Exception as exc:  # a reading the castle rules cannot even lay out
