@@ -509,9 +509,22 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     post[ig_top] = 0.25  # under a figure: nothing seen
     loglik: dict[tuple[int, int], np.ndarray] = {}
     if occupied.any():
-        from .classify import cell_logliks
+        from .classify import cell_logliks, refine_posteriors
         ME = expected_observations(templates, confusion(classify_cfg))[0]
-        ll = cell_logliks(post, occupied, n, ME, point_weights(n, classify_cfg), classify_cfg)
+        w_pts = point_weights(n, classify_cfg)
+        ll = cell_logliks(post, occupied, n, ME, w_pts, classify_cfg)
+        # the class colours learnt back from the tiles read (as for the base game:
+        # classify.refine_posteriors), then every space scored again
+        maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
+        for _ in range(int(classify_cfg.get("em_iterations", 0))):
+            post_em = refine_posteriors(lab, post, ig_top, occupied, ll, maps, classify_cfg, protos, ccfg)
+            if post_em is None:
+                break
+            mix = float(classify_cfg["em_prototype_mix"])
+            post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
+                                                          tuple(ccfg["lab_weights"]))
+            post[ig_top] = 0.25
+            ll = cell_logliks(post, occupied, n, ME, w_pts, classify_cfg)
         marks = mark_evidence(lab, ig_top, occupied, protos, templates, n, cfg)
         for k, (i, j) in enumerate(zip(*np.nonzero(occupied))):
             loglik[(int(j) + grid.cols.start, int(i) + grid.rows.start)] = ll[k]
