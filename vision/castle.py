@@ -353,20 +353,26 @@ def _table_density(lab: np.ndarray, table_px: np.ndarray, cfg: dict[str, Any],
     return hist[index(lab)] / max(ref, 1e-12)
 
 
-def table_pixels(work: np.ndarray, region: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> np.ndarray:
-    """Lab pixels of the bare table around the castle: outside its silhouette, within
-    ``table_ring`` tile sides of it."""
+def table_ring(region: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> np.ndarray:
+    """The bare table around the castle: outside its silhouette (by ``table_gap`` tile sides),
+    within ``table_ring`` tile sides of it (the whole photo off the castle where that is too
+    little)."""
     side = grid.side_px()
     gap = max(3, int(round(float(cfg["table_gap"]) * side)))
     ring = max(gap + 3, int(round(float(cfg["table_ring"]) * side)))
     r8 = region.astype(np.uint8)
     near = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring + 1, 2 * ring + 1))) > 0
     off = cv2.dilate(r8, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * gap + 1, 2 * gap + 1))) > 0
-    lab = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)
-    px = lab[near & ~off]
-    if len(px) < 200:
-        px = lab[~off]
-    return px.reshape(-1, 3)
+    mask = near & ~off
+    return mask if mask.sum() >= 200 else ~off
+
+
+def edge_map(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
+    """Edges of the lightness (Canny at ``edge_canny`` after a 3 x 3 blur): printed tiles are full
+    of them (path borders, roofs, towers' rings, the print's grain), a bare cloth has almost none."""
+    lo, hi = (float(x) for x in cfg["edge_canny"])
+    L = cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB)[..., 0]
+    return cv2.Canny(cv2.GaussianBlur(L, (3, 3), 0), lo, hi) > 0
 
 
 def even_light(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, patch: int, reach: int) -> np.ndarray:
@@ -469,8 +475,13 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     top = warp_board(work, grid, patch)
     ig_top = warp_board(ignore.astype(np.uint8), grid, patch) > 0
     lab8 = cv2.cvtColor(top, cv2.COLOR_BGR2LAB)
-    table_px = table_pixels(work, region, grid, cfg)
+    ring = table_ring(region, grid, cfg)
+    table_px = cv2.cvtColor(work, cv2.COLOR_BGR2LAB)[ring].reshape(-1, 3)
     dens = _table_density(lab8, table_px, cfg)
+    # a smooth table: few edges in the ring around the castle (a grainy or noisy photo has
+    # edges everywhere, and the print's edges tell nothing)
+    smooth = float(edge_map(work, cfg)[ring].mean()) <= float(cfg["edge_table_max"])
+    edges_top = edge_map(top, cfg)
     tablish = dens >= float(cfg["table_density_min"])
     rows, cols = len(grid.rows), len(grid.cols)
     m = int(round(patch * float(cfg["cell_margin"])))
@@ -485,6 +496,15 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
         else:
             share[(c, r)] = float(tablish[sl][seen].mean())
         occupied[i, j] = share[(c, r)] <= float(cfg["max_table_share"])
+        if smooth and seen.sum() >= 0.2 * seen.size:
+            # on a smooth table, the colour test overruled by the print's edges where they are clear: a house or a
+            # tower as grey as the table shows them (edge_tile_sure), a lamp-lit patch of a
+            # smooth cloth has none (edge_empty_max)
+            dens_e = float(edges_top[sl][seen].mean())
+            if dens_e >= float(cfg["edge_tile_sure"]):
+                occupied[i, j] = True
+            elif dens_e <= float(cfg["edge_empty_max"]):
+                occupied[i, j] = False
     lab = even_light(lab8.astype(np.float32), ig_top, occupied, patch, int(cfg["even_cells"]))
     ccfg = {**colour_cfg, **cfg["colours"]}
     protos0 = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
@@ -500,7 +520,8 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     for i, j in zip(*np.nonzero(occupied)):
         sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
         seen = ~ig_top[sl]
-        if seen.sum() >= 0.2 * seen.size and float(cloth[sl][seen].mean()) > float(cfg["max_table_share"]):
+        if seen.sum() >= 0.2 * seen.size and float(cloth[sl][seen].mean()) > float(cfg["max_table_share"]) \
+                and not (smooth and float(edges_top[sl][seen].mean()) >= float(cfg["edge_tile_sure"])):
             occupied[i, j] = False
             share[(j + grid.cols.start, i + grid.rows.start)] = float(cloth[sl][seen].mean())
     px = _occupied_pixels(lab, occupied, ig_top, patch)
