@@ -1,18 +1,26 @@
-"""The Castle: find the wall, and with it the interior spaces and the start fields.
+"""The Castle: find the wall, and with it the interior spaces; then what each space holds.
 
 A photo of *Carcassonne: The Castle* shows the castle wall, a band of wall pieces around the
 interior, on the table. Unlike the base game, the layout is known in advance (the scorer's
 :class:`scorer.board.Layout`: its interior cells and start fields), so the board is not found
-by combing tile seams: the wall's outer outline is an irregular polygon (14 corners on the
-standard layout), and matching its corners in the photo with the layout's gives the table
-plane's homography, hence every interior cell, at once, however few tiles lie inside yet.
+by combing tile seams: the wall's outer outline (the interior grown by the wall's depth: 10
+corners on the standard layout) is matched with the castle's outline in the photo, which gives
+the table plane's homography, hence every interior space and start field, at once, however few
+tiles lie inside yet.
 
-Stages: the silhouette of wall, tiles and figures against the table (the table learnt from the
-photo's border, as in :func:`vision.locate.table_novelty`); its outer contour simplified to as
-many corners as the layout's outline has; the corners matched cyclically (a photo is never
-mirrored, so one cyclic shift is right) and the homography fitted on all of them; then refined
-on points all along the outline. The wall's depth, in tile sides, is a setting
-(``castle.wall_depth``): editions may differ, and the layout itself is provisional.
+The wall (:func:`locate_wall`): candidate silhouettes of wall, tiles and figures (by colour
+edges, and by novelty against the table); each outer contour simplified to the layout outline's
+corners or a few more; every cyclic pairing of corners fitted at once (a photo is never
+mirrored, so one cyclic shift is right); the pairings that already put most of the layout's
+outline on the photo's refined on the whole outline; the best fit kept. The wall's depth, in
+tile sides, is a setting (``castle.wall_depth``): editions may differ, and the layout itself is
+provisional.
+
+The interior (:func:`interior_evidence`): a space is empty where it shows the table's colours
+(learnt around the castle) or, on a smooth table, no printed edges; the tiles' pixel classes
+(court, house, path, tower) come from The Castle's own colour seeds registered to the photo's
+light; every template is scored as for the base game, plus market stalls and wells
+(:func:`mark_evidence`), which tell twin tiles apart.
 """
 
 from __future__ import annotations
