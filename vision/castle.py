@@ -538,10 +538,18 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     post[ig_top] = 0.25  # under a figure: nothing seen
     loglik: dict[tuple[int, int], np.ndarray] = {}
     if occupied.any():
-        from .classify import cell_logliks, refine_posteriors
+        from .classify import cell_logliks, edge_road_evidence, edge_roads, refine_posteriors
         ME = expected_observations(templates, confusion(classify_cfg))[0]
         w_pts = point_weights(n, classify_cfg)
-        ll = cell_logliks(post, occupied, n, ME, w_pts, classify_cfg)
+        roads = edge_roads(templates)
+
+        def score(post: np.ndarray) -> np.ndarray:
+            """Every template's log-likelihood on every occupied space, with the paths seen
+            crossing the spaces' edges (as the base game's roads: classify.edge_road_evidence)."""
+            return cell_logliks(post, occupied, n, ME, w_pts, classify_cfg) \
+                + edge_road_evidence(post, occupied, roads, classify_cfg)
+
+        ll = score(post)
         # the class colours learnt back from the tiles read (as for the base game:
         # classify.refine_posteriors), then every space scored again
         maps = np.stack([t.soft if t.soft is not None else np.eye(4)[t.classes] for t in templates])
@@ -553,7 +561,7 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
             post = (1 - mix) * post_em + mix * posteriors(lab, protos, float(ccfg["softness"]),
                                                           tuple(ccfg["lab_weights"]))
             post[ig_top] = 0.25
-            ll = cell_logliks(post, occupied, n, ME, w_pts, classify_cfg)
+            ll = score(post)
         marks = mark_evidence(lab, ig_top, occupied, protos, templates, n, cfg)
         for k, (i, j) in enumerate(zip(*np.nonzero(occupied))):
             loglik[(int(j) + grid.cols.start, int(i) + grid.rows.start)] = ll[k]

@@ -615,13 +615,14 @@ _EDGE_ORDER = ("N", "E", "S", "W")
 
 
 def edge_roads(templates: list[Template]) -> np.ndarray:
-    """(T, 4) whether each template has a road crossing the middle of its N, E, S, W edge."""
+    """(T, 4) whether each template has a road (or a castle path) crossing the middle of its N, E,
+    S, W edge."""
     from scorer import Kind
     out = np.zeros((len(templates), len(_EDGE_ORDER)))
     for k, t in enumerate(templates):
         for e, edge in enumerate(_EDGE_ORDER):
             i = t.tile.segment_index_on_board(edge, t.rot)
-            out[k, e] = i is not None and t.tile.segments[i].kind is Kind.ROAD
+            out[k, e] = i is not None and t.tile.segments[i].kind in (Kind.ROAD, Kind.PATH)
     return out
 
 
