@@ -452,15 +452,16 @@ def register_to_photo(px: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -
 
 @dataclass(frozen=True)
 class InteriorEvidence:
-    """What the interior spaces look like: per space its share of table-coloured pixels, and
-    per occupied space every template's mean log-likelihood."""
+    """What the interior spaces look like: per space its share of table-coloured pixels (for a
+    space found cloth-coloured after all, its share of cloth colours), and per occupied space
+    every template's mean log-likelihood."""
 
     table_share: dict[tuple[int, int], float]
     loglik: dict[tuple[int, int], np.ndarray]
     prototypes: np.ndarray
-    marks: dict[tuple[int, int], np.ndarray] | None = None  # per template: evidence from market
-    # stalls and wells seen (or not) where it has courts and paths (:func:`mark_evidence`), on the scale of
-    # ``classify.scale`` times a log-likelihood
+    # per template, the evidence of the market stalls and wells seen (or not) where it has courts
+    # and paths (:func:`mark_evidence`), on the scale of ``classify.scale`` times a log-likelihood
+    marks: dict[tuple[int, int], np.ndarray] | None = None
 
 
 def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.ndarray, ignore: np.ndarray,
@@ -468,13 +469,21 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
                       colour_cfg: dict[str, Any]) -> InteriorEvidence:
     """Occupancy and template log-likelihoods of every interior space.
 
-    A space shows the table where it holds no tile: its pixels (those not under a figure,
-    ``ignore``) are compared with the table's colours learnt around the castle, and a space
-    with more than ``max_table_share`` of table-coloured pixels is empty. The tiles' pixel
-    classes (court, house, path, tower, in the field / city / road / other slots) come from
-    The Castle's own prototypes (``castle.prototypes``) refined by k-means on the occupied
-    spaces; then every template is scored on each space as for the base game
-    (:func:`vision.classify.cell_logliks`)."""
+    Occupancy: a space shows the table where it holds no tile. Its pixels (those not under a
+    figure, ``ignore``) are compared with the table's colours learnt in a ring around the castle
+    (:func:`table_ring`); more than ``max_table_share`` table-coloured, it is empty. On a smooth
+    table the print's lightness edges overrule that (:func:`edge_map`: ``edge_tile_sure``,
+    ``edge_empty_max``), and a space left occupied whose colour (a, b) is mostly the table's and
+    none of the tiles' is empty after all (a lamp's hot spot on the cloth inside the wall).
+
+    Classification: the light evened out over the castle (:func:`even_light`); the tiles' pixel
+    classes (court, house, path, tower, in the field / city / road / other slots) from The
+    Castle's own colour seeds (``castle.prototypes``) registered to the photo
+    (:func:`register_to_photo`) and refined by k-means on the occupied spaces; every template
+    scored on each space as for the base game (:func:`vision.classify.cell_logliks`, the paths
+    seen crossing the edges, the class colours learnt back from the tiles read), and the twins'
+    marks (:func:`mark_evidence`) alongside. ``castle.classify`` and ``castle.colours`` override
+    the base game's settings."""
     from .classify import confusion, expected_observations, point_weights, warp_board
     from .colours import adapt_prototypes, posteriors
 
@@ -505,9 +514,9 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
             share[(c, r)] = float(tablish[sl][seen].mean())
         occupied[i, j] = share[(c, r)] <= float(cfg["max_table_share"])
         if smooth and seen.sum() >= 0.2 * seen.size:
-            # on a smooth table, the colour test overruled by the print's edges where they are clear: a house or a
-            # tower as grey as the table shows them (edge_tile_sure), a lamp-lit patch of a
-            # smooth cloth has none (edge_empty_max)
+            # on a smooth table the print's edges overrule the colours where they are clear: a
+            # house or a tower as grey as the table shows them (edge_tile_sure), a lamp-lit
+            # patch of a smooth cloth has none (edge_empty_max)
             dens_e = float(edges_top[sl][seen].mean())
             if dens_e >= float(cfg["edge_tile_sure"]):
                 occupied[i, j] = True
@@ -584,8 +593,8 @@ def _pooled(mask: np.ndarray, occupied: np.ndarray, n: int, how: str = "mean") -
 def mark_evidence(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, protos: np.ndarray,
                   templates: list[Any], n: int, cfg: dict[str, Any]) -> np.ndarray:
     """(cells, T) evidence from the market stalls and wells that tell twin tiles apart (a court
-    with a market scores more): stalls are vivid, their colour (Lab a, b) more than ``vivid_dist`` from
-    every class prototype of the photo. The share of such pixels inside a template's own
+    with a market scores more): stalls are vivid, their colour (Lab a, b) more than
+    ``vivid_dist`` from every class prototype of the photo. The share of such pixels inside a template's own
     courts, over ``market_share``, counts ``market_weight`` for it if it has a market and as
     much against it if its courts have none (a linear ramp to minus the weight at none). Roofs
     are vivid too, but lie on houses, outside the courts of the template that has them.
