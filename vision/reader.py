@@ -1,7 +1,8 @@
 """The photo reader's facade: load once, read many photos, return the rules library's types.
 
 ``BoardReader().read(photo)`` runs the stages (load, locate, figures, classify, decode) and
-returns a :class:`scorer.Reading`; ``overlay`` draws what was read onto the photo. The command
+returns a :class:`scorer.Reading` (a photo of The Castle: its wall gives the grid instead,
+:mod:`vision.castle`); ``overlay`` draws what was read onto the photo. The command
 line (``carcam read``) and the web app both use this class.
 """
 
@@ -20,6 +21,7 @@ import numpy as np
 from scorer import Kind, MeepleEntry, Position, Reading, State, TileEntry, load_catalog
 from scorer.base_rules import PLAYER_COLOURS
 from scorer.catalog import UNKNOWN_TILE
+from scorer.errors import CarcamError
 from scorer.geometry import EDGES, SLOTS, joined, neighbour, rotate_cell, rotate_slot
 
 from .classify import classify_cells, edgeless_cells, shield_sign, table_samples, warp_board
@@ -279,7 +281,7 @@ class BoardReader:
                       tiles=tuple(tiles), meeples=tuple(meeples), layout=layout, palas=keeps)
         try:
             conflicts = Position(state).status()[:10]
-        except Exception as exc:  # a reading the castle rules cannot even lay out
+        except CarcamError as exc:  # a reading the castle rules cannot even lay out
             conflicts = [str(exc)]
         for conflict in conflicts:
             warnings.append(f"check: {conflict}")

@@ -5,7 +5,8 @@ of points, at each of its distinct rotations. Any tile of the catalog, including
 without art, can therefore be recognised: a city on one edge is a cap, on two opposite edges a
 band, on two adjacent edges a corner triangle, on three edges everything but a cap; roads are
 strips from edge centres (curved around a corner when they join adjacent edges); monasteries and
-junctions have a building in the middle.
+junctions have a building in the middle. The Castle's tiles map onto the same four classes:
+courts are drawn as fields, houses as cities, towers as other, paths as roads.
 """
 
 from __future__ import annotations
