@@ -88,21 +88,24 @@ def novelty_silhouette(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[st
     return _largest_filled(cv2.morphologyEx(cv2.morphologyEx(novel, cv2.MORPH_CLOSE, disc), cv2.MORPH_OPEN, disc))
 
 
-def edge_silhouette(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
+def edge_silhouette(bgr: np.ndarray, cfg: dict[str, Any], blur: int = 5, factor: float | None = None
+                    ) -> np.ndarray | None:
     """The region the table's border cannot reach without crossing a colour edge.
 
     A light gradient or a hot spot changes the table's colour slowly, so where the novelty test
     takes part of a wall for table (or a lit patch of table for castle), the wall's outer edge is
-    still a sharp, closed line. Edges (Canny on each Lab channel, thresholds at ``edge_quantile``
-    of the gradient magnitude, dilated over ``edge_close_px``) bound the table reached from the
+    still a sharp, closed line. Edges (Canny on each Lab channel after a ``blur`` px blur,
+    thresholds ``factor`` (default ``edge_factor``) times the ``edge_quantile`` of the gradient
+    magnitude, dilated over ``edge_close_px``) bound the table reached from the
     photo's border; what it does not reach, opened over ``edge_open_frac`` of the longer side
     (a wood grain's lines touching the wall are thin), is the castle."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (5, 5), 0), cv2.COLOR_BGR2LAB)
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (blur, blur), 0), cv2.COLOR_BGR2LAB)
+    factor = float(cfg["edge_factor"]) if factor is None else factor
     edges = np.zeros(bgr.shape[:2], np.uint8)
     for k in range(3):
         ch = lab[..., k]
         mag = np.hypot(cv2.Sobel(ch, cv2.CV_32F, 1, 0), cv2.Sobel(ch, cv2.CV_32F, 0, 1))
-        hi = max(float(np.quantile(mag, float(cfg["edge_quantile"]))) * float(cfg["edge_factor"]), 8.0)
+        hi = max(float(np.quantile(mag, float(cfg["edge_quantile"]))) * factor, 8.0)
         edges |= (cv2.Canny(ch, hi * 0.5, hi) > 0).astype(np.uint8)
     c = int(cfg["edge_close_px"])
     edges = cv2.dilate(edges, np.ones((c, c), np.uint8))
@@ -117,12 +120,15 @@ def edge_silhouette(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray | None:
 
 def silhouettes(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> list[np.ndarray]:
     """Candidate masks of the castle (wall, tiles and figures, holes filled): by colour edges,
-    and by novelty against the table; :func:`locate_wall` keeps the one the wall fits best.
+    by novelty against the table, and by colour edges at coarser scales and lower thresholds
+    (``edge_more``: [blur px, factor] each; a wall nearly the table's colour, on a mottled cloth
+    or a shaded wood, shows its long outer edge only there); :func:`locate_wall` keeps the one the wall fits best.
     Each is opened over ``spur_frac`` of its own size (the square root of its area): a line of a
     wood's grain or a figure's shadow touching the wall leaves a thin spur, whose tip would
     take a corner of the simplified outline; the wall band is far wider."""
     out = []
-    for m in (edge_silhouette(bgr, cfg), novelty_silhouette(bgr, cfg, locate_cfg)):
+    extra = [edge_silhouette(bgr, cfg, int(b), float(f)) for b, f in cfg.get("edge_more", [])]
+    for m in [edge_silhouette(bgr, cfg), novelty_silhouette(bgr, cfg, locate_cfg), *extra]:
         if m is None or m.sum() < float(cfg["min_area_frac"]) * m.size:
             continue
         k = max(3, int(round(float(cfg["spur_frac"]) * float(np.sqrt(m.sum()))))) | 1
