@@ -25,6 +25,7 @@ light; every template is scored as for the base game, plus market stalls and wel
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -118,25 +119,28 @@ def edge_silhouette(bgr: np.ndarray, cfg: dict[str, Any], blur: int = 5, factor:
     return _largest_filled(inside)
 
 
-def silhouettes(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> list[np.ndarray]:
-    """Candidate masks of the castle (wall, tiles and figures, holes filled): by colour edges,
-    by novelty against the table, and by colour edges at coarser scales and lower thresholds
-    (``edge_more``: [blur px, factor] each; a wall nearly the table's colour, on a mottled cloth
-    or a shaded wood, shows its long outer edge only there); :func:`locate_wall` keeps the one the wall fits best.
+def silhouettes(bgr: np.ndarray, cfg: dict[str, Any], locate_cfg: dict[str, Any]) -> Iterator[np.ndarray]:
+    """Candidate masks of the castle (wall, tiles and figures, holes filled), lazily: by colour
+    edges, by novelty against the table, then by colour edges at coarser scales and lower
+    thresholds (``edge_more``: [blur px, factor] each; a wall nearly the table's colour, on a
+    mottled cloth or a shaded wood, shows its long outer edge only there). :func:`locate_wall`
+    keeps the one the wall fits best, and stops asking once one fits well.
+
     Each is opened over ``spur_frac`` of its own size (the square root of its area): a line of a
     wood's grain or a figure's shadow touching the wall leaves a thin spur, whose tip would
     take a corner of the simplified outline; the wall band is far wider."""
-    out = []
-    extra = [edge_silhouette(bgr, cfg, int(b), float(f)) for b, f in cfg.get("edge_more", [])]
-    for m in [edge_silhouette(bgr, cfg), novelty_silhouette(bgr, cfg, locate_cfg), *extra]:
+    makers: list[Callable[[], np.ndarray | None]] = [
+        lambda: edge_silhouette(bgr, cfg), lambda: novelty_silhouette(bgr, cfg, locate_cfg),
+        *[(lambda b=int(b), f=float(f): edge_silhouette(bgr, cfg, b, f)) for b, f in cfg.get("edge_more", [])]]
+    for make in makers:
+        m = make()
         if m is None or m.sum() < float(cfg["min_area_frac"]) * m.size:
             continue
         k = max(3, int(round(float(cfg["spur_frac"]) * float(np.sqrt(m.sum()))))) | 1
         opened = _largest_filled(cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN,
                                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))))
         if opened is not None:
-            out.append(opened)
-    return out
+            yield opened
 
 
 def _simplify(contour: np.ndarray, k: int) -> np.ndarray | None:
@@ -275,18 +279,22 @@ def locate_wall(bgr: np.ndarray, layout: Layout, cfg: dict[str, Any], locate_cfg
     :class:`BoardNotFoundError` (with what to change) when no outline of the wall's shape is
     found."""
     model = wall_outline(layout, float(cfg["wall_depth"]))
-    masks = silhouettes(bgr, cfg, locate_cfg)
-    if not masks:
-        raise BoardNotFoundError("no castle wall found: nothing on the photo stands out from the table; "
-                                 "photograph the whole castle from closer, in even light")
     cells = np.array(sorted(layout.cells))
     cols = range(int(cells[:, 0].min()), int(cells[:, 0].max()) + 1)
     rows = range(int(cells[:, 1].min()), int(cells[:, 1].max()) + 1)
     best: tuple[float, np.ndarray, float, np.ndarray] | None = None
-    for region in masks:
+    tried = 0
+    for region in silhouettes(bgr, cfg, locate_cfg):
+        tried += 1
         fit = _fit_outline(region, model, cols, rows, cfg)
         if fit is not None and (best is None or fit[0] > best[0]):
             best = (*fit, region)
+        # the first two candidates are always compared; the coarser ones only while none fits
+        if tried >= 2 and best is not None and best[0] >= float(cfg["min_inliers"]):
+            break
+    if not tried:
+        raise BoardNotFoundError("no castle wall found: nothing on the photo stands out from the table; "
+                                 "photograph the whole castle from closer, in even light")
     if best is None or best[0] < float(cfg["min_inliers"]):
         raise BoardNotFoundError("found a shape on the table but it does not fit the castle wall; photograph the "
                                  "whole castle, every side of its wall in the picture, nothing else on the table")
