@@ -309,3 +309,70 @@ def test_a_base_game_photo_has_no_castle_wall(reader: BoardReader) -> None:
     ph = generate(30200, preset("default").with_size(1600, 1200), seed=30200)
     with pytest.raises(BoardNotFoundError):
         reader.read_detail(ph.jpeg, game="castle")
+
+
+# ---------------------------------------------------------------------------------------------
+# the interior's colour steps and marks, on made-up pixels
+def _castle_cfg(reader: BoardReader) -> dict:
+    return reader.cfg["castle"]
+
+
+def test_register_to_photo_moves_the_seeds_into_the_photos_light(reader: BoardReader) -> None:
+    """Tiles photographed darker and yellower than the seeds: the registered seeds' mix sits on
+    the pixels' median, and their order by lightness is kept."""
+    from vision.castle import register_to_photo
+
+    cfg = _castle_cfg(reader)
+    seeds = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
+    rng = np.random.default_rng(3)
+    share = np.array([cfg["class_share"][k] for k in ("court", "house", "path", "tower")], float)
+    labels = rng.choice(4, size=4000, p=share / share.sum())
+    px = seeds[labels] * np.array([0.7, 1.0, 1.0], np.float32) + np.array([0, 2, 12], np.float32)
+    px += rng.normal(0, 2, px.shape).astype(np.float32)
+    out = register_to_photo(px, seeds, cfg)
+    med = np.median(px, axis=0)
+    mix = (share / share.sum()) @ out.astype(float)
+    assert abs(mix[0] - med[0]) < 0.1 * med[0]
+    np.testing.assert_allclose(mix[1:], med[1:], atol=4.0)
+    assert list(np.argsort(out[:, 0])) == list(np.argsort(seeds[:, 0]))
+    # the raw seeds would be far off: the court seed is 0.3 of its lightness too light
+    assert abs(out[0, 0] - 0.7 * seeds[0, 0]) < abs(seeds[0, 0] - 0.7 * seeds[0, 0])
+
+
+def test_even_light_brings_both_halves_of_a_lamp_lit_castle_together() -> None:
+    from vision.castle import even_light
+
+    patch = 8
+    occupied = np.ones((2, 6), bool)
+    lab = np.zeros((2 * patch, 6 * patch, 3), np.float32)
+    lab[...] = (200.0, 126.0, 158.0)
+    lab[:, 3 * patch:] = (150.0, 132.0, 170.0)  # the right half darker and warmer
+    ignore = np.zeros(lab.shape[:2], bool)
+    out = even_light(lab, ignore, occupied, patch, 1)
+    left, right = out[:, : patch].reshape(-1, 3).mean(0), out[:, -patch:].reshape(-1, 3).mean(0)
+    before = np.abs(lab[0, 0] - lab[0, -1])
+    after = np.abs(left - right)
+    assert (after < 0.25 * before).all(), (before, after)
+    assert even_light(lab, ignore, occupied, patch, 0) is lab  # reach 0: the photo's own colours
+
+
+def test_a_market_stall_counts_for_the_tile_with_a_market(reader: BoardReader,
+                                                          castle_templates: list[Template]) -> None:
+    """One space of plain court paint: the all-court tile without a market is favoured over its
+    market twin; with a small vivid stall painted in, the twin is."""
+    from vision.castle import mark_evidence
+
+    cfg = _castle_cfg(reader)
+    n, patch = 16, 64
+    protos = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
+    lab = np.zeros((patch, patch, 3), np.float32)
+    lab[...] = protos[0]
+    occupied = np.ones((1, 1), bool)
+    ignore = np.zeros((patch, patch), bool)
+    idx = _index(castle_templates)
+    plain, market = idx[("CA/C", 0)], idx[("CA/Cm", 0)]
+    ev = mark_evidence(lab, ignore, occupied, protos, castle_templates, n, cfg)
+    assert ev[0, plain] > ev[0, market]
+    lab[30:36, 24:36] = (120.0, 175.0, 160.0)  # a red stall
+    ev = mark_evidence(lab, ignore, occupied, protos, castle_templates, n, cfg)
+    assert ev[0, market] > ev[0, plain]
