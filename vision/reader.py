@@ -234,6 +234,11 @@ class BoardReader:
         fit = locate_wall(work, layout, kcfg, self.cfg["locate"])
         grid = fit.grid
         region = fit.region
+        if kcfg.get("refine_on_seams"):
+            # the lattice moved onto the tiles' seams (as the base game's grids are): the wall's
+            # outline places the layout, the seams say exactly where the tiles lie
+            grid = refine_grid(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY), grid, tile_mask(work, self.cfg["locate"])[1],
+                               self.cfg.get("refine", {}))
         colours = tuple(players) if players else CASTLE_COLOURS
         fcfg = self.cfg["figures"]
         # a colour without a rule is not looked for (The Castle's white figures: as pale and

@@ -376,3 +376,33 @@ def test_a_market_stall_counts_for_the_tile_with_a_market(reader: BoardReader,
     lab[30:36, 24:36] = (120.0, 175.0, 160.0)  # a red stall
     ev = mark_evidence(lab, ignore, occupied, protos, castle_templates, n, cfg)
     assert ev[0, market] > ev[0, plain]
+
+
+def test_a_narrower_wall_of_another_edition_still_gives_the_cells(reader: BoardReader,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The synthetic wall drawn 22 mm deep instead of the model's 34: the outer outline fits at
+    the model's depth on a grid shrunk by up to a third of a tile; moved onto the tiles' seams
+    (``castle.refine_on_seams``), every truth tile's cell is within 0.15 tile sides again."""
+    import vision.synth.scene as scene
+    from vision.synth import generate, preset
+    from vision.synth.positions import random_castle_state
+
+    drawn = scene._wall_geometry
+
+    def narrow(state: State, pitch: float) -> object:
+        w = drawn(state, pitch)
+        return None if w is None else scene._Wall(cells=w.cells, start_fields=w.start_fields, pitch=w.pitch,
+                                                  depth=22.0)
+
+    monkeypatch.setattr(scene, "_wall_geometry", narrow)
+    seed = 30104
+    ph = generate(random_castle_state(seed, tiles=30), preset("default").with_art("procedural").with_size(1600, 1200),
+                  seed=seed)
+    detail = reader.read_detail(ph.jpeg, game="castle")
+    truth = ph.reading.state
+    scale = ph.image.shape[1] / detail.work.shape[1]
+    quads = np.array([t.quad for t in truth.tiles], np.float64)
+    centres = np.array([[t.at[0] + 0.5, t.at[1] + 0.5] for t in truth.tiles])
+    err = np.linalg.norm(detail.grid.to_image(centres) * scale - quads.mean(1), axis=1) \
+        / np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
+    assert err.max() < 0.15, float(err.max())
