@@ -35,8 +35,19 @@ import numpy as np
 
 from scorer.board import Layout
 
+from .classify import (
+    cell_logliks,
+    confusion,
+    edge_road_evidence,
+    edge_roads,
+    expected_observations,
+    point_weights,
+    refine_posteriors,
+    warp_board,
+)
+from .colours import _bin_index, adapt_prototypes, posteriors
 from .errors import BoardNotFoundError
-from .locate import Grid, grid_pitch, table_novelty
+from .locate import Grid, _apply, grid_pitch, table_novelty
 
 
 @dataclass(frozen=True)
@@ -187,6 +198,15 @@ def _homographies(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     return H / np.where(np.abs(H[:, 2:3, 2:3]) > 1e-12, H[:, 2:3, 2:3], 1e-12)
 
 
+def _project_many(H: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points projected by each of a batch of homographies ``H`` (B, 3, 3): ``pts`` is (K, 2),
+    the same points for all, or (B, K, 2). Returns the (B, K, 2) projections and the (B, K)
+    homogeneous scales (their sign tells which side of the camera a point falls)."""
+    ph = np.concatenate([pts, np.ones((*pts.shape[:-1], 1))], -1) @ H.transpose(0, 2, 1)
+    w = ph[..., 2:3]
+    return ph[..., :2] / np.where(np.abs(w) > 1e-12, w, 1e-12), w[..., 0]
+
+
 def _pairing_fits(model: np.ndarray, polys: list[np.ndarray]) -> list[tuple[float, np.ndarray]]:
     """(mean corner error in px, homography model -> photo) of every cyclic pairing of the
     model's corners with each corner list of ``polys`` (each as long as the model's)."""
@@ -196,11 +216,9 @@ def _pairing_fits(model: np.ndarray, polys: list[np.ndarray]) -> list[tuple[floa
     S = np.broadcast_to(src[None], (len(dst), k, k, 2)).reshape(-1, k, 2)
     D = np.broadcast_to(dst[:, None], (len(dst), k, k, 2)).reshape(-1, k, 2)
     H = _homographies(S, D)
-    ph = np.concatenate([S, np.ones((*S.shape[:2], 1))], -1) @ H.transpose(0, 2, 1)
-    w = ph[..., 2:3]
-    proj = ph[..., :2] / np.where(np.abs(w) > 1e-12, w, 1e-12)
+    proj, w = _project_many(H, S)
     # a pairing that folds the outline puts some corners behind the camera: sign of w differs
-    folded = (np.sign(w[..., 0]) != np.sign(w[:, :1, 0])).any(1)
+    folded = (np.sign(w) != np.sign(w[:, :1])).any(1)
     err = np.linalg.norm(proj - D, axis=-1).mean(1)
     err[folded | ~np.isfinite(err)] = np.inf
     return [(float(e), h) for e, h in zip(err, H) if np.isfinite(e)]
@@ -243,15 +261,11 @@ class _Outline:
         return dist, near
 
 
-def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(pts.reshape(-1, 1, 2).astype(np.float64), H).reshape(-1, 2)
-
-
 def _refine(H: np.ndarray, dense: np.ndarray, outline: _Outline, rounds: int, trim: float) -> np.ndarray:
     """Iterate: project points all along the model outline, pair each with its nearest outline
     point, refit (the worst ``trim`` of pairs left out: a figure or a light patch bulges it)."""
     for _ in range(rounds):
-        dist, near = outline.lookup(_project(H, dense))
+        dist, near = outline.lookup(_apply(H, dense))
         fin = np.isfinite(dist)
         if fin.sum() < 8:
             break
@@ -264,7 +278,7 @@ def _refine(H: np.ndarray, dense: np.ndarray, outline: _Outline, rounds: int, tr
 
 
 def _inliers(H: np.ndarray, dense: np.ndarray, outline: _Outline, tol_px: float) -> float:
-    dist, _ = outline.lookup(_project(H, dense))
+    dist, _ = outline.lookup(_apply(H, dense))
     return float(np.mean(dist <= tol_px))
 
 
@@ -302,7 +316,7 @@ def locate_wall(bgr: np.ndarray, layout: Layout, cfg: dict[str, Any], locate_cfg
     Hinv = np.linalg.inv(H)
     Hinv /= Hinv[2, 2]
     grid = Grid(H=Hinv, cols=cols, rows=rows, pitch_px=pitch, outline=True, board_cells=len(cells))
-    return WallFit(grid=grid, inliers=share, corners=_project(H, model), region=region)
+    return WallFit(grid=grid, inliers=share, corners=_apply(H, model), region=region)
 
 
 def _fit_outline(region: np.ndarray, model: np.ndarray, cols: range, rows: range, cfg: dict[str, Any]
@@ -330,10 +344,7 @@ def _fit_outline(region: np.ndarray, model: np.ndarray, cols: range, rows: range
     # rounded notch moves a corner, not the sides), at a tolerance from the region's size
     side = float(np.sqrt(region.sum() / max(cv2.contourArea(model.astype(np.float32)), 1e-9)))
     Hs = np.stack([h for _, h in fits])
-    ph = np.concatenate([dense, np.ones((len(dense), 1))], -1) @ Hs.transpose(0, 2, 1)
-    w = ph[..., 2:3]
-    proj = (ph[..., :2] / np.where(np.abs(w) > 1e-12, w, 1e-12)).reshape(-1, 2)
-    dist, _ = outline.lookup(proj)
+    dist, _ = outline.lookup(_project_many(Hs, dense)[0].reshape(-1, 2))
     rough = (dist.reshape(len(Hs), -1) <= 2.0 * float(cfg["inlier_tol"]) * side).mean(1)
     order = np.argsort(-rough)
     fits = [fits[i] for i in order]
@@ -362,17 +373,14 @@ def _table_density(lab: np.ndarray, table_px: np.ndarray, cfg: dict[str, Any],
     ``table_quantile`` is 1."""
     from scipy.ndimage import gaussian_filter
 
-    bins = [int(x) for x in cfg[bins_key]]
-
-    def index(px: np.ndarray) -> tuple[np.ndarray, ...]:
-        return tuple(np.clip(px[..., k].astype(np.int32) * bins[k] // 256, 0, bins[k] - 1) for k in range(3))
-
-    hist = np.zeros(bins)
-    np.add.at(hist, index(table_px), 1.0)
-    hist = gaussian_filter(hist, float(cfg["table_smooth"]))
+    bins = tuple(int(x) for x in cfg[bins_key])
+    # (the pixels as float: uint8 times a bin count would wrap)
+    table_idx = _bin_index(table_px.astype(np.float32), bins)  # type: ignore[arg-type]
+    hist = np.bincount(table_idx.ravel(), minlength=int(np.prod(bins))).astype(np.float64).reshape(bins)
+    hist = gaussian_filter(hist, float(cfg["table_smooth"])).ravel()
     hist /= max(hist.sum(), 1e-9)
-    ref = float(np.quantile(hist[index(table_px)], float(cfg["table_quantile"])))
-    return hist[index(lab)] / max(ref, 1e-12)
+    ref = float(np.quantile(hist[table_idx], float(cfg["table_quantile"])))
+    return hist[_bin_index(lab.astype(np.float32), bins)] / max(ref, 1e-12)  # type: ignore[arg-type]
 
 
 def table_ring(region: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> np.ndarray:
@@ -498,9 +506,6 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     seen crossing the edges, the class colours learnt back from the tiles read), and the twins'
     marks (:func:`mark_evidence`) alongside. ``castle.classify`` and ``castle.colours`` override
     the base game's settings."""
-    from .classify import confusion, expected_observations, point_weights, warp_board
-    from .colours import adapt_prototypes, posteriors
-
     classify_cfg = {**classify_cfg, **cfg.get("classify", {})}
     patch, n = int(classify_cfg["patch"]), int(classify_cfg["points"])
     top = warp_board(work, grid, patch)
@@ -518,23 +523,30 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
     m = int(round(patch * float(cfg["cell_margin"])))
     share: dict[tuple[int, int], float] = {}
     occupied = np.zeros((rows, cols), bool)
+
+    def middle(i: int, j: int) -> tuple[tuple[slice, slice], np.ndarray]:
+        """Space (row i, column j)'s middle (``cell_margin`` off each side), and which of its
+        pixels no figure hides."""
+        sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
+        return sl, ~ig_top[sl]
+
+    edge_share: dict[tuple[int, int], float] = {}  # the spaces seen enough: share of edge pixels
     for c, r in sorted(layout.cells):
         i, j = r - grid.rows.start, c - grid.cols.start
-        sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
-        seen = ~ig_top[sl]
+        sl, seen = middle(i, j)
         if seen.sum() < 0.2 * seen.size:
             share[(c, r)] = 0.5  # under figures: no telling
         else:
             share[(c, r)] = float(tablish[sl][seen].mean())
+            edge_share[(i, j)] = float(edges_top[sl][seen].mean())
         occupied[i, j] = share[(c, r)] <= float(cfg["max_table_share"])
-        if smooth and seen.sum() >= 0.2 * seen.size:
+        if smooth and (i, j) in edge_share:
             # on a smooth table the print's edges overrule the colours where they are clear: a
             # house or a tower as grey as the table shows them (edge_tile_sure), a lamp-lit
             # patch of a smooth cloth has none (edge_empty_max)
-            dens_e = float(edges_top[sl][seen].mean())
-            if dens_e >= float(cfg["edge_tile_sure"]):
+            if edge_share[(i, j)] >= float(cfg["edge_tile_sure"]):
                 occupied[i, j] = True
-            elif dens_e <= float(cfg["edge_empty_max"]):
+            elif edge_share[(i, j)] <= float(cfg["edge_empty_max"]):
                 occupied[i, j] = False
     lab = even_light(lab8.astype(np.float32), ig_top, occupied, patch, int(cfg["even_cells"]))
     ccfg = {**colour_cfg, **cfg["colours"]}
@@ -549,19 +561,19 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
         > float(cfg["tile_ab_dist"])
     cloth = ab_table & far
     for i, j in zip(*np.nonzero(occupied)):
-        sl = (slice(i * patch + m, (i + 1) * patch - m), slice(j * patch + m, (j + 1) * patch - m))
-        seen = ~ig_top[sl]
-        if seen.sum() >= 0.2 * seen.size and float(cloth[sl][seen].mean()) > float(cfg["max_table_share"]) \
-                and not (smooth and float(edges_top[sl][seen].mean()) >= float(cfg["edge_tile_sure"])):
+        if (i, j) not in edge_share or (smooth and edge_share[(i, j)] >= float(cfg["edge_tile_sure"])):
+            continue
+        sl, seen = middle(i, j)
+        cloth_share = float(cloth[sl][seen].mean())
+        if cloth_share > float(cfg["max_table_share"]):
             occupied[i, j] = False
-            share[(j + grid.cols.start, i + grid.rows.start)] = float(cloth[sl][seen].mean())
+            share[(j + grid.cols.start, i + grid.rows.start)] = cloth_share
     px = _occupied_pixels(lab, occupied, ig_top, patch)
     protos = adapt_prototypes(px, register_to_photo(px, protos0, cfg), ccfg) if len(px) >= 50 else protos0
     post = posteriors(lab, protos, float(ccfg["softness"]), tuple(ccfg["lab_weights"]))
     post[ig_top] = 0.25  # under a figure: nothing seen
     loglik: dict[tuple[int, int], np.ndarray] = {}
     if occupied.any():
-        from .classify import cell_logliks, edge_road_evidence, edge_roads, refine_posteriors
         ME = expected_observations(templates, confusion(classify_cfg))[0]
         w_pts = point_weights(n, classify_cfg)
         roads = edge_roads(templates)
