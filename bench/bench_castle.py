@@ -24,7 +24,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scorer import State  # noqa: E402
-from vision.compare import same_rotation  # noqa: E402
+from vision.compare import compare_in_frame  # noqa: E402
 from vision.errors import BoardNotFoundError  # noqa: E402
 from vision.reader import BoardReader, ReadDetail  # noqa: E402
 
@@ -75,15 +75,6 @@ class Tally:
                 setattr(self, k, getattr(self, k) + v)
 
 
-def _same_segment(truth_tile: object, a: str, b: str, rot: int) -> bool:
-    """Whether slots ``a`` and ``b`` (board orientation) lie on one segment of the truth tile."""
-    if a == b:
-        return True
-    ia = truth_tile.segment_index_on_board(a, rot)  # type: ignore[attr-defined]
-    ib = truth_tile.segment_index_on_board(b, rot)  # type: ignore[attr-defined]
-    return ia is not None and ia == ib
-
-
 def score(read: State, truth: State) -> Tally:
     """Cell-by-cell comparison of a castle reading with the truth (the layout's frame)."""
     t = Tally(photos=1, walls=1, truth_tiles=len(truth.tiles))
@@ -92,27 +83,21 @@ def score(read: State, truth: State) -> Tally:
     t.cells_right = len(set(read_at) & set(truth_at))
     t.cells_extra = len(set(read_at) - set(truth_at))
     t.cells_missing = len(set(truth_at) - set(read_at))
-    for c, te in truth_at.items():
-        re = read_at.get(c)
-        if re is not None and re.tile.id == te.tile.id:
-            t.tiles_type += 1
-            t.tiles_exact += same_rotation(te.tile, re.rot, te.rot)
+    m = compare_in_frame(read, truth)
+    t.tiles_type, t.tiles_exact = m.tiles_type, m.tiles_exact
     t.exact_photos = int(t.tiles_exact == len(truth_at) and not t.cells_extra)
     t.keeps_truth, t.keeps_read = len(truth.palas), len(read.palas)
     t.keeps_right = sum(1 for p, c in read.palas.items() if truth.palas.get(p) == c)
-    pool = list(truth.meeples)
-    t.figs_truth, t.figs_read = len(truth.meeples), len(read.meeples)
-    t.truth_by_player = Counter(m.player for m in truth.meeples)
-    for m in read.meeples:
-        cands = [tm for tm in pool if tm.player == m.player and tm.at == m.at]
-        if not cands:
-            continue
-        te = truth_at.get(m.at)
-        same = [tm for tm in cands if te is not None and _same_segment(te.tile, m.on, tm.on, te.rot)]
-        pool.remove(same[0] if same else cands[0])
-        t.figs_matched += 1
-        t.figs_segment += bool(same)
-        t.matched_by_player[m.player] += 1
+    t.figs_truth, t.figs_read = m.meeples_truth, m.meeples_found
+    t.figs_matched, t.figs_segment = m.meeples_matched, m.meeples_segment
+    t.truth_by_player = Counter(f.player for f in truth.meeples)
+    for p in t.truth_by_player | Counter(f.player for f in read.meeples):
+        # figures are matched within a player, so one player's alone match as they did among all
+        matched = compare_in_frame(replace(read, meeples=tuple(f for f in read.meeples if f.player == p)),
+                                   replace(truth, meeples=tuple(f for f in truth.meeples if f.player == p))
+                                   ).meeples_matched
+        if matched:
+            t.matched_by_player[p] = matched
     return t
 
 

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
+from bench.bench_castle import grid_error
 from scorer import State
 from scorer.castle_rules import load_layout
 from vision.castle import _homographies, wall_outline
@@ -250,13 +251,8 @@ def test_castle_photo_wall_gives_every_cell(castle_reads: list[_Case]) -> None:
     """The grid from the wall puts every truth tile's cell centre within 0.15 tile sides of the
     centre of the tile as photographed (the truth quads, original-image pixels)."""
     for case in castle_reads:
-        scale = case.image_shape[1] / case.detail.work.shape[1]  # original pixels per work pixel
-        quads = np.array([t.quad for t in case.truth.tiles], np.float64)  # (N, 4, 2)
-        centres = np.array([[t.at[0] + 0.5, t.at[1] + 0.5] for t in case.truth.tiles])
-        seen = case.detail.grid.to_image(centres) * scale
-        side = np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
-        err = np.linalg.norm(seen - quads.mean(1), axis=1) / side
-        assert err.max() < 0.15, (case.seed, float(err.max()))
+        err = grid_error(case.detail, case.truth, case.image_shape[1])
+        assert err < 0.15, (case.seed, err)
 
 
 def test_castle_photo_reads_the_occupied_spaces_and_the_layout(castle_reads: list[_Case]) -> None:
@@ -399,10 +395,5 @@ def test_a_narrower_wall_of_another_edition_still_gives_the_cells(reader: BoardR
     ph = generate(random_castle_state(seed, tiles=30), preset("default").with_art("procedural").with_size(1600, 1200),
                   seed=seed)
     detail = reader.read_detail(ph.jpeg, game="castle")
-    truth = ph.reading.state
-    scale = ph.image.shape[1] / detail.work.shape[1]
-    quads = np.array([t.quad for t in truth.tiles], np.float64)
-    centres = np.array([[t.at[0] + 0.5, t.at[1] + 0.5] for t in truth.tiles])
-    err = np.linalg.norm(detail.grid.to_image(centres) * scale - quads.mean(1), axis=1) \
-        / np.linalg.norm(quads[:, 1] - quads[:, 0], axis=1)
-    assert err.max() < 0.15, float(err.max())
+    err = grid_error(detail, ph.reading.state, ph.image.shape[1])
+    assert err < 0.15, err
