@@ -28,8 +28,13 @@ told so would (``--retakes``, 0 for none); if that fails too the game goes on wi
 the reader too. Photo games run in ``--jobs`` processes: per-photo times are then
 shared-CPU times; take timings with ``--jobs 1``.
 
-Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--photos] [--photo-games 12] [--photo-seed0 12]
-[--photo-skip 0.1]``
+``--game castle`` plays the state modes with random games of The Castle instead
+(:func:`scorer.castle_rules.random_castle_game`, a follower on 90% of the tiles so that
+scorings, keeps and wall tiles happen; photos in the wall's frame, not turned or shifted;
+questions answered by the true track and end totals).
+
+Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--game castle] [--photos] [--photo-games 12]
+[--photo-seed0 12] [--photo-skip 0.1]``
 (``--games 0 --photos`` runs the photo games alone).
 """
 
@@ -50,6 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's packages, not an installed copy
 
 from scorer import Game, State, random_game, replay  # noqa: E402
+from scorer.castle_rules import CastleGame, random_castle_game  # noqa: E402
 from scorer.catalog import load_catalog  # noqa: E402
 from scorer.follow import FollowError, Transform, align, follow_step, new_game, same_tile, transform_state  # noqa: E402
 from scorer.formats import GameRecord  # noqa: E402
@@ -76,7 +82,7 @@ class GameOutcome:
 def _true_games(record: GameRecord) -> Iterator[Game]:
     """The game after the start and after every turn that laid a tile (one object, played on:
     take what is needed from it before the next)."""
-    game = Game.from_record(record)
+    game: Any = CastleGame.from_record(record) if record.game == "castle" else Game.from_record(record)
     yield game
     for t in record.turns:
         game.play(t)
@@ -90,7 +96,8 @@ def true_states(record: GameRecord) -> tuple[list[State], list[dict[str, int]], 
     states: list[State] = []
     tracks: list[dict[str, int]] = []
     for game in _true_games(record):
-        states.append(replace(game.state(), scores={}))
+        # The Castle: what lies in front of the players (held wall tiles) is no photo's either
+        states.append(replace(game.state(), scores={}, wall_tiles={}))
         tracks.append(dict(game.track))
     return states, tracks, game.final_report().final
 
@@ -106,9 +113,11 @@ def as_photo(state: State, rng: random.Random, misread: float = 0.0) -> State:
     """What a reader would return: turned and shifted, tiles shuffled, with confidences, and
     ``misread`` of the tiles replaced by a wrong tile or rotation with low confidence."""
     catalog = load_catalog()
-    ids = sorted(catalog.box("base", state.expansions))
-    q = rng.choice((0, 90, 180, 270))
-    moved = transform_state(state, Transform(q, rng.randint(-5, 5), rng.randint(-5, 5)))
+    castle = state.game == "castle"
+    ids = sorted(catalog.box("castle") if castle else catalog.box("base", state.expansions))
+    # a photo of The Castle is read in the wall's frame; a base game's has no north
+    q = 0 if castle else rng.choice((0, 90, 180, 270))
+    moved = state if castle else transform_state(state, Transform(q, rng.randint(-5, 5), rng.randint(-5, 5)))
     tiles = []
     for e in moved.tiles:
         if rng.random() < misread:
@@ -206,18 +215,27 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     return record, questions, offered, seconds, warnings, retakes, left_out
 
 
-def run_game(seed: int, mode: str) -> GameOutcome:
+def run_game(seed: int, mode: str, game: str = "base") -> GameOutcome:
+    """Follow game ``seed`` (base: 2-5 players; ``castle``: The Castle, whose random games put
+    a follower on 90% of the tiles, where scorings and wall tiles happen) in ``mode``."""
     rng = random.Random(seed * 7919 + MODES.index(mode))
-    players = ("red", "blue", "green", "yellow", "black")[: 2 + seed % 4]
-    record = random_game(seed, players)
+    if game == "castle":
+        record = random_castle_game(seed, follower_rate=0.9)
+        players = record.players
+    else:
+        players = ("red", "blue", "green", "yellow", "black")[: 2 + seed % 4]
+        record = random_game(seed, players)
     states, tracks, final = true_states(record)
     taken = pick_photos(len(states), rng, 0.1 if mode == "10% skipped" else 0.0)
     misread = 0.02 if mode == "2% misread" else 0.0
     photos = [as_photo(states[i], rng, misread) for i in taken]
     truth_tracks = [tracks[i] for i in taken]
     out: dict[bool, tuple[GameRecord, int, bool, list[float], int, int, int]] = {}
+    # The Castle's questions often differ only in the end totals (a keep on one house or
+    # another): answered by them too, as the photo games' are (the base figures: by the track)
+    finals = [true_finals(record)[i] for i in taken] if game == "castle" else None
     for ask in (True, False):
-        out[ask] = follow(photos, truth_tracks, ask)
+        out[ask] = follow(photos, truth_tracks, ask, finals=finals)
     asked, unasked = out[True], out[False]
     turns_asked, rep_asked = replay(asked[0])
     track = dict(turns_asked[-1].totals) if turns_asked else dict.fromkeys(players, 0)
@@ -228,7 +246,7 @@ def run_game(seed: int, mode: str) -> GameOutcome:
                        step_seconds=asked[3], warnings=asked[4])
 
 
-def _run(args: tuple[int, str]) -> GameOutcome:
+def _run(args: tuple[int, str, str]) -> GameOutcome:
     return run_game(*args)
 
 
@@ -375,6 +393,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per mode (seeds 0..N-1)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated modes")
+    parser.add_argument("--game", choices=("base", "castle"), default="base",
+                        help="the game the state modes play (photo games are base games)")
     parser.add_argument("--photos", action="store_true", help="also follow rendered photos via the reader")
     parser.add_argument("--photo-games", type=int, default=6, help="games followed through photos")
     parser.add_argument("--photo-turns", type=int, default=20, help="turns of each photo game")
@@ -393,12 +413,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-    print(f"following {args.games} random base games per mode (2-5 players, whole games)")
+    if args.game == "castle":
+        print(f"following {args.games} random games of The Castle per mode (2 players, whole games, a "
+              "follower on 90% of the tiles)")
+    else:
+        print(f"following {args.games} random base games per mode (2-5 players, whole games)")
     print(f"{'mode':<13} {'right asked':>12} {'right unasked':>14} {'questions/game':>15} "
           f"{'truth offered':>14} {'median ms/step':>15} {'p95 ms/step':>12}")
     failed = False
     for mode in modes if args.games > 0 else ():
-        jobs = [(s, mode) for s in range(args.games)]
+        jobs = [(s, mode, args.game) for s in range(args.games)]
         if args.jobs > 1:
             with ProcessPoolExecutor(args.jobs) as pool:
                 results = list(pool.map(_run, jobs, chunksize=4))

@@ -52,6 +52,24 @@ turn; the other given turns are given to players so that ``players[0]`` plays ne
 given turns score nothing: a follower on a completed feature has gone home before any photo
 is taken, so no given turn completes a feature that holds a follower (if the photo shows one
 anyway, it is scored and a warning says so).
+
+**The Castle** (``game: "castle"``, :class:`scorer.castle_rules.CastleGame`) is followed the
+same way, with what its rules change:
+
+- There is no start tile. The first photo starts an empty record (the wall's layout and the
+  wall tiles lying on its corners); the tiles it already shows are inferred as turns, each
+  against a start field or a tile before it.
+- A photo is read in the wall's own frame, so it is not moved or turned to align it.
+- Only paths must continue across an edge; new tiles are joined to the tiles laid or to a
+  start field.
+- The turn order is strict: the players alternate, except that wall tile 1 gives its holder a
+  second turn at once. The search tries each held wall tile 1, 2 or 3 in each turn
+  (:func:`_wall_tile_uses`). When the followers seen are in the colour of the player who should
+  not be playing, a recent turn is taken to have used wall tile 1, or not to have used it, and
+  the turns after it change hands (:func:`_turn_order_fixes`).
+- A follower put on a tower or house its own tile completed is asked about, as in the base game.
+  The alternatives are told apart by the end totals too, since a keep placed on a completed
+  house scores only at the end.
 """
 
 from __future__ import annotations
@@ -59,12 +77,14 @@ from __future__ import annotations
 import copy
 import math
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
+from itertools import combinations
 from typing import Any
 
 from .board import Board
+from .castle_rules import CastleGame
 from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
@@ -111,6 +131,9 @@ WHOLE_GAP_FACTOR = 2
 #: another feature than read beats a substitute on which the follower stands as read
 #: (:meth:`_Candidate.rank`).
 TILES_BEFORE_FOLLOWERS = True
+#: How many turns back :func:`_turn_order_fixes` looks for the turn that changed The Castle's
+#: turn order (wall tile 1): a follower seen since in the other colour says it happened.
+TURN_ORDER_BACK = 8
 #: Kinds a hidden follower can have stood on (they are completed during play; fields never).
 _COMPLETABLE = (Kind.ROAD, Kind.CITY, Kind.MONASTERY, Kind.PATH, Kind.TOWER, Kind.HOUSE)
 
@@ -292,13 +315,36 @@ class FollowResult:
 
 # ---------------------------------------------------------------------------------------------
 # small helpers
+def _foreign(tile: TileType, board: Board) -> bool:
+    """Whether ``tile`` belongs to the other game than ``board`` (The Castle's tiles go inside
+    a wall, :attr:`Board.layout`; the base game's and its expansions' tiles do not)."""
+    return (tile.set == "castle") != (board.layout is not None)
+
+
+def _board_like(board: Board, tiles: Iterable[tuple[Cell, TileType, int]]) -> Board:
+    """A board of ``tiles`` under ``board``'s rules (its wall and the kinds that must match)."""
+    return Board.from_tiles(tiles, board.layout, board.strict_kinds)
+
+
+def _anchors(board: Board) -> set[Cell]:
+    """What new tiles must be joined to: the tiles laid, and in The Castle every interior space
+    beside a start field (the first tile goes against one)."""
+    out = set(board.tiles)
+    if board.layout is not None:
+        out |= {c for c in board.layout.cells if c not in board.tiles and board.touches(c)}
+    return out
+
+
 def _successor(players: Sequence[str], p: str) -> str:
     return players[(players.index(p) + 1) % len(players)]
 
 
-def _expected_next(record: GameRecord) -> str:
+def _expected_next(record: GameRecord, game: Game | None = None) -> str:
     """Who plays next by turn order: the player after the last turn that laid a tile (a
-    discarded tile is drawn again by the same player)."""
+    discarded tile is drawn again by the same player; in The Castle, ``game`` tells: the same
+    player again after a turn that used wall tile 1)."""
+    if isinstance(game, CastleGame):
+        return game.next_player or record.players[0]
     for t in reversed(record.turns):
         if not t.discarded and t.player in record.players:
             return _successor(record.players, t.player)
@@ -335,11 +381,6 @@ def _conf(x: float | None) -> float:
 def new_game(record: GameRecord) -> Game:
     """A game with every turn of ``record`` played (the engine's view of the game so far)."""
     if record.game == "castle":
-        try:
-            from .castle_rules import CastleGame  # type: ignore[attr-defined]
-        except ImportError:
-            raise FollowError("following The Castle needs scorer.castle_rules.CastleGame, "
-                              "which is not available yet") from None
         game: Any = CastleGame.from_record(record)
     else:
         game = Game.from_record(record)
@@ -367,6 +408,8 @@ def _clone(game: Game) -> Game:
     """A copy of a game to try a turn on. Placed tiles, figures and past turn results are
     immutable and shared; containers and the board's feature graph are copied (a deep copy
     costs ten times as much, and the search makes one per trial play)."""
+    if isinstance(game, CastleGame):
+        return _clone_castle(game)
     if type(game) is not Game:
         return copy.deepcopy(game)
     out = copy.copy(game)
@@ -376,6 +419,25 @@ def _clone(game: Game) -> Game:
     out.track = dict(game.track)
     out.box = Counter(game.box)
     out.history = list(game.history)
+    return out
+
+
+def _clone_castle(game: CastleGame) -> CastleGame:
+    """:func:`_clone` for a game of The Castle (its keeps, wall tiles and notes copied too)."""
+    out = copy.copy(game)
+    out.board = _clone_board(game.board)
+    out.figures = list(game.figures)
+    out.supply = dict(game.supply)
+    out.track = dict(game.track)
+    out.palas = dict(game.palas)
+    out.palas_house = dict(game.palas_house)
+    out.held = {p: list(v) for p, v in game.held.items()}
+    out.used = {p: list(v) for p, v in game.used.items()}
+    out.corners = dict(game.corners)
+    out.box = Counter(game.box)
+    out.history = list(game.history)
+    out.notes = list(game.notes)
+    out.scored = list(game.scored)
     return out
 
 
@@ -452,7 +514,13 @@ def align(ref: Mapping[Cell, tuple[TileType, int]], state: State,
     same orientation), then by those of the same type turned otherwise, then by cells covered
     (so a misread first tile can still be aligned). Ties prefer fewer followers on old tiles that
     ``figures`` (player, cell) does not have, then fewer edge conflicts, then no rotation.
-    Returns the transform and how many tiles coincide exactly."""
+    Returns the transform and how many tiles coincide exactly.
+
+    A state of The Castle is read in the wall's own frame (the layout's cells), so it is not
+    moved at all."""
+    if state.game == "castle":
+        return IDENTITY, sum(1 for e in state.tiles if e.at in ref and e.tile.known
+                             and _signature(e.tile, e.rot) == _signature(*ref[e.at]))
     if not ref or not state.tiles:
         return IDENTITY, 0
     exact: dict[tuple[Any, ...], list[Cell]] = {}
@@ -666,7 +734,7 @@ class _SummedEvidence:
 
 def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evidence,
                        extra: Iterable[Transform] = (), photo_figures: Iterable[Cell] = (),
-                       record_figures: Iterable[Cell] = ()) -> tuple[Transform, int]:
+                       record_figures: Iterable[Cell] = (), search: bool = True) -> tuple[Transform, int]:
     """The transform under which most of the record's tiles are among the likeliest tiles of the
     photo cell they fall on (the reader's own choice does not matter: a misread cell usually
     still ranks the true tile high). Candidates are the shifts voted for by such pairs in each
@@ -674,6 +742,7 @@ def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evide
     figures (``photo_figures``, photo cells) on a tile of the record that had none
     (``record_figures``, record cells; a follower is put on the tile just laid), then closer
     evidence. Returns the transform and how many record tiles agree with the photo under it.
+    With ``search`` false only ``extra`` is scored (The Castle: the photo is in the wall's frame).
 
     Photo game 159: the start tile and a straight road with a thief, both read as D, fitted the
     start tile either way; the start tile was put on the road's cell, the thief lost."""
@@ -682,7 +751,7 @@ def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evide
     if not ref or not cells:
         return IDENTITY, 0
     candidates: set[Transform] = set(extra)
-    for q in (0, 90, 180, 270):
+    for q in (0, 90, 180, 270) if search else ():
         votes: Counter[tuple[int, int]] = Counter()
         turned = {c: rotate_cell(c, q) for c in cells}
         for p, (tile, rot) in ref.items():
@@ -765,7 +834,7 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
              if (g := cev.gap(c, p.tile, p.rot)) is not None and g > least}
     if not doubt:
         return {}
-    rest = Board.from_tiles((c, p.tile, p.rot) for c, p in board.tiles.items() if c not in doubt)
+    rest = _board_like(board, ((c, p.tile, p.rot) for c, p in board.tiles.items() if c not in doubt))
     out: dict[Cell, TileEntry] = {}
     # the most contradicted first; each cell then fits the choices made before it (neighbours
     # misread together are corrected together)
@@ -777,7 +846,7 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
         best: tuple[float, str, int, TileType] | None = None
         for tid, n in sorted(box.items()):
             tile = catalog.get(tid)
-            if n <= 0 or tile is None or tile.set == "castle":
+            if n <= 0 or tile is None or _foreign(tile, board):
                 continue
             for rot in tile.rotations():
                 v = cev.score(c, tile, rot)
@@ -899,10 +968,10 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
     found: list[tuple[float, str, int, TileType]] = []
     for tid, n in sorted(game.box.items()):
         tile = catalog.get(tid)
-        if n <= 0 or tile is None or tile.set == "castle":
+        if n <= 0 or tile is None or _foreign(tile, game.board):
             continue
         for rot in tile.rotations():
-            if game.board.edge_conflicts(cell, tile, rot):
+            if not game.board.can_hold(cell) or game.board.edge_conflicts(cell, tile, rot):
                 continue
             v = cev.score(cell, tile, rot)
             if v is not None:
@@ -989,7 +1058,7 @@ def _start(state: State) -> tuple[GameRecord, list[str]]:
     if not state.players:
         raise FollowError("the first state names no players (players in turn order are needed)")
     if state.game == "castle":
-        raise FollowError("following The Castle from photos is not supported yet")
+        return _start_castle(state), warnings
     tiles = {e.at: e for e in state.tiles}
     if not tiles:
         raise FollowError("the first photo shows no tile")
@@ -1118,6 +1187,16 @@ def _start(state: State) -> tuple[GameRecord, list[str]]:
     return record, warnings
 
 
+def _start_castle(state: State) -> GameRecord:
+    """The record of a game of The Castle before its first turn: the wall (``state.layout``) and
+    the wall tiles still lying on its corners. The Castle has no start tile: the tiles a first
+    photo shows are turns, inferred like any other step's (see :func:`follow_step`)."""
+    if len(state.players) > 2:
+        raise FollowError(f"The Castle is for two players; the first state names {len(state.players)}")
+    return GameRecord(game="castle", expansions=(), options=dict(state.options), players=state.players,
+                      start=None, turns=(), layout=state.layout, corner_tiles=dict(state.corner_tiles))
+
+
 # ---------------------------------------------------------------------------------------------
 # a tile that does not fit
 def _substitute(board: Board, entry: TileEntry, meeple: MeepleEntry | None,
@@ -1139,10 +1218,10 @@ def _substitutes(board: Board, entry: TileEntry, meeple: MeepleEntry | None,
         if box is not None and box.get(tid, 0) <= 0:
             continue
         tile = catalog.get(tid)
-        if tile is None or tile.set == "castle":
+        if tile is None or _foreign(tile, board):
             continue
         for rot in tile.rotations():
-            if board.edge_conflicts(entry.at, tile, rot):
+            if not board.can_hold(entry.at) or board.edge_conflicts(entry.at, tile, rot):
                 continue
             if meeple is not None and _segment(tile, rot, meeple.on) is None:
                 continue
@@ -1166,9 +1245,12 @@ class _Candidate:
     order: int
     misread: int = 0
     tiles_first: bool = False
+    wall_tiles: int = 0
 
-    def key(self) -> tuple[int, int, int, int, int, int]:
-        return (*self.rank(), self.hidden, self.order)
+    def key(self) -> tuple[int, int, int, int, int, int, int]:
+        """:meth:`rank`, then fewer hidden followers, then (The Castle) the likelier use of
+        wall tiles (:func:`_wall_tile_uses`), then the order found."""
+        return (*self.rank(), self.hidden, self.wall_tiles, self.order)
 
     def rank(self) -> tuple[int, int, int, int]:
         """What makes a sequence less consistent with the photo than another (not a question
@@ -1209,6 +1291,7 @@ class _Search:
     exhaustive: bool
     budget: int
     tiles_first: bool = False
+    castle: bool = False
     plays: int = 0
     found: list[_Candidate] = field(default_factory=list)
     exhausted: bool = False
@@ -1224,7 +1307,8 @@ class _Search:
         out: list[tuple[str, str | None, tuple[Cell, str] | None, int, int]] = []
         if m is not None:
             single = len(self.choices) == 1
-            players = [m.player] + ([expected] if single and expected != m.player else [])
+            # (in The Castle the turn order is strict: only the colour may be misread)
+            players = [m.player] + ([expected] if (single or self.castle) and expected != m.player else [])
             slots = [m.on]
             if single:
                 read = _segment(tile, rot, m.on)
@@ -1244,34 +1328,90 @@ class _Search:
         return out
 
     def run(self, game: Game, expected: str) -> None:
-        self._step(game, frozenset(self.choices), (), 0, 0, 0, expected, 0)
+        self._step(game, frozenset(self.choices), (), 0, 0, 0, expected, 0, 0)
 
     def _step(self, game: Game, remaining: frozenset[Cell], turns: tuple[Turn, ...], violations: int,
-              replaced: int, hidden: int, expected: str, misread: int) -> None:
+              replaced: int, hidden: int, expected: str, misread: int, wall: int) -> None:
         if not remaining:
             self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples), violations, replaced,
-                                         hidden, len(self.found), misread, self.tiles_first))
+                                         hidden, len(self.found), misread, self.tiles_first, wall))
             return
         for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
             for alt, (tile, rot) in enumerate(self.choices[cell]):
                 if game.board.placement_problems(cell, tile, rot):
                     continue
                 for player, meeple, take_back, is_hidden, off in self.options(cell, tile, rot, expected):
-                    if self.plays >= self.budget:
-                        self.exhausted = True
-                        return
-                    if not self.exhaustive and self.found:
-                        return
-                    self.plays += 1
-                    g = _clone(game)
-                    turn = Turn(player=player, tile=tile, at=cell, rot=rot, meeple=meeple, take_back=take_back)
-                    try:
-                        g.play(turn)
-                    except IllegalMoveError:
-                        continue
-                    self._step(g, remaining - {cell}, turns + (turn,), violations + (player != expected),
-                               replaced + alt, hidden + is_hidden, _successor(self.players, player),
-                               misread + off)
+                    for uses, cost in _wall_tile_uses(game, player, more=len(remaining) > 1):
+                        if self.plays >= self.budget:
+                            self.exhausted = True
+                            return
+                        if not self.exhaustive and self.found:
+                            return
+                        self.plays += 1
+                        g = _clone(game)
+                        turn = Turn(player=player, tile=tile, at=cell, rot=rot, meeple=meeple, take_back=take_back,
+                                    wall_tiles_used=uses)
+                        try:
+                            g.play(turn)
+                        except IllegalMoveError:
+                            continue
+                        after = g.next_player if isinstance(g, CastleGame) and g.next_player else \
+                            _successor(self.players, player)
+                        self._step(g, remaining - {cell}, turns + (turn,), violations + (player != expected),
+                                   replaced + alt, hidden + is_hidden, after, misread + off, wall + cost)
+
+
+def _turn_order_fixes(record: GameRecord, back: int = TURN_ORDER_BACK
+                      ) -> Iterator[tuple[GameRecord, Game, str]]:
+    """Records of The Castle whose turn order after one recent turn is the other one: that
+    turn used wall tile 1 (its player played again at once) where the record has it not, or
+    the other way round, and the players of the turns after it are swapped. Only turns after
+    which no follower was put and no wall tile used are tried (their players are what the
+    photos cannot show), the latest first, at most ``back`` turns back; each record must replay
+    legally. Yields (record, its game, a note saying what changed)."""
+    turns = list(record.turns)
+    laid = [i for i, t in enumerate(turns) if not t.discarded and t.tile is not None]
+    for k, i in enumerate(reversed(laid[-back:])):
+        later = [turns[j] for j in laid[len(laid) - k:]]
+        if any(t.meeple is not None or t.wall_tiles_used for t in later):
+            return
+        t = turns[i]
+        uses = tuple(n for n in t.wall_tiles_used if n != 1) if 1 in t.wall_tiles_used else (1,) + t.wall_tiles_used
+        fixed = list(turns)
+        fixed[i] = replace(t, wall_tiles_used=uses)
+        for j in range(i + 1, len(turns)):
+            fixed[j] = replace(turns[j], player=_successor(record.players, turns[j].player))
+        candidate = replace(record, turns=tuple(fixed))
+        game = _replayed(candidate)
+        if game is None:
+            continue
+        what = "used" if 1 in uses else "did not use"
+        yield candidate, game, (f"{t.player}'s turn at {list(t.at or ())} {what} wall tile 1: the followers since are "
+                                "in the colour of the player then to play (the turns after it change hands)")
+
+
+def _wall_tile_uses(game: Game, player: str, more: bool) -> list[tuple[tuple[int, ...], int]]:
+    """The uses of wall tiles to try for ``player``'s turn, each with its cost in
+    :meth:`_Candidate.key` (lower is likelier): none (0), for the base game the only one.
+
+    In The Castle a held wall tile 1, 2 or 3 (or a face-down one, which may be any) can be used
+    in the turn: 1 (a second turn at once) only when ``more`` tiles follow in the gap, costing 1
+    (nothing on the board shows it but the turn order after); 2 and 3 cost -1, since a player
+    doubles a tower or house they complete when they can (the engine refuses the use when the
+    turn completes none in which the player has more followers). Uses that change the track
+    are told apart by the players' answer or the photo's scores (:func:`_alternatives`)."""
+    if not isinstance(game, CastleGame):
+        return [((), 0)]
+    held = game.usable_wall_tiles(player)
+    unknown = held.count(0)
+    numbers = [n for n in (1, 2, 3) if (n in held or unknown) and (n != 1 or more)]
+    out: list[tuple[tuple[int, ...], int]] = [((), 0)]
+    for k in range(1, len(numbers) + 1):
+        for combo in combinations(numbers, k):
+            if sum(1 for n in combo if n not in held) > unknown:
+                continue
+            out.append((combo, sum(1 if n == 1 else -1 for n in combo)))
+    return out
 
 
 def _greedy(game: Game, new_tiles: dict[Cell, tuple[TileType, int]], visible: dict[Cell, MeepleEntry],
@@ -1367,6 +1507,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                                       "again from closer, with the start tile in the middle")
                 state = _start_tile_only(state, warnings, evidence)
             record, w = _start(state)
+            if record.game == "castle" and state.tiles:
+                # no start tile: the tiles the first photo shows were laid in turns
+                res = follow_step(record, None, new, trust=trust, next_player=next_player,
+                                  max_gap=max(max_gap, len(state.tiles)), budget=budget, evidence=evidence,
+                                  evidence_total=evidence_total, figures_seen=figures_seen, snapped=snapped)
+                return replace(res, warnings=tuple(w) + res.warnings)
             game = new_game(record)
             _remember(record, game)
             read = {e.at: _conf(e.confidence) for e in state.tiles}
@@ -1396,7 +1542,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     cev: _CellEvidence | None = None
     if evidence:
         transform, agree = _align_by_evidence(ref, evidence, [transform], [m.at for m in state.meeples],
-                                              [f.at for f in game.figures])
+                                              [f.at for f in game.figures], search=record.game != "castle")
         why = _unusable(ref, state, transform, agree, max_gap)
 
         def again(short: GameRecord, dropped: set[Cell], note: str) -> FollowResult:
@@ -1583,18 +1729,35 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
 
     missing = {(f.player, f.at, f.on) for f in game.figures
                if _figure_key(game.board, f.player, f.at, f.on) not in photo}
-    expected = next_player if next_player in players else _expected_next(record)
+    expected = next_player if next_player in players else _expected_next(record, game)
     # 4. turns
     alternatives: list[Alternative] = []
     alt_games: dict[int, Game] = {}
     chosen_turns: tuple[Turn, ...] = ()
     end_game = game
     if new_tiles:
-        search = _Search(players=players, choices={c: [(e.tile, e.rot) for e in opts] for c, opts in choices.items()},
-                         visible=visible, hidden_slots=hidden_slots, meeples=meeples, missing_followers=missing, festival="festival" in record.expansions,
-                         exhaustive=len(new_tiles) <= max_gap, budget=budget,
-                         tiles_first=cev is not None and TILES_BEFORE_FOLLOWERS)
-        search.run(game, expected)
+        def searched(start: Game, first: str) -> _Search:
+            found = _Search(players=players, choices={c: [(e.tile, e.rot) for e in opts] for c, opts in choices.items()},
+                            visible=visible, hidden_slots=hidden_slots, meeples=meeples, missing_followers=missing,
+                            festival="festival" in record.expansions, exhaustive=len(new_tiles) <= max_gap,
+                            budget=budget, tiles_first=cev is not None and TILES_BEFORE_FOLLOWERS,
+                            castle=record.game == "castle")
+            found.run(start, first)
+            return found
+
+        search = searched(game, expected)
+        if record.game == "castle" and next_player not in players:
+            # a follower in the colour of the player who is not to play: a turn since the last
+            # follower may have used wall tile 1 (or not), which nothing else on the board shows
+            rank = min((c.rank() for c in search.found), default=None)
+            if rank is None or any(rank):
+                for fixed, fixed_game, why in _turn_order_fixes(record):
+                    other = searched(fixed_game, _expected_next(fixed, fixed_game))
+                    better = min((c.rank() for c in other.found), default=None)
+                    if better is not None and (rank is None or better < rank):
+                        warnings.append(why)
+                        record, game, search = fixed, fixed_game, other
+                        break
         if len(new_tiles) > max_gap:
             warnings.append(f"{len(new_tiles)} new tiles since the last photo: one consistent order was taken "
                             "without looking for hidden followers")
@@ -1684,7 +1847,7 @@ def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
         return entries
     board = game.board
     if len(entries) <= max_gap:
-        reach = joined(set(board.tiles), entries)
+        reach = joined(_anchors(board), entries)
         out = {c: e for c, e in entries.items() if c in reach}
     else:
         def likelihood(c: Cell) -> tuple[int, int, float, int, int]:
@@ -1693,7 +1856,7 @@ def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
             touching = sum(neighbour(c, d) in board.tiles for d in EDGES)
             return (int(bool(fits)), int(e.tile.known), _conf(e.confidence), touching, -c[1] * 1000 - c[0])
 
-        frontier = [c for c in entries if board.touches(c)] if board.tiles else list(entries)
+        frontier = [c for c in entries if board.touches(c)] if board.tiles or board.layout else list(entries)
         out = {}
         if frontier:
             best = max(frontier, key=likelihood)
@@ -1742,8 +1905,8 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
         e = out[c]
         if not any(neighbour(c, d) in out for d in EDGES):
             continue
-        board = Board.from_tiles([(cc, p.tile, p.rot) for cc, p in game.board.tiles.items()]
-                                 + [(cc, x.tile, x.rot) for cc, x in out.items() if cc != c])
+        board = _board_like(game.board, [(cc, p.tile, p.rot) for cc, p in game.board.tiles.items()]
+                            + [(cc, x.tile, x.rot) for cc, x in out.items() if cc != c])
         if board.edge_conflicts(c, e.tile, e.rot):
             claimed[e.tile.id or ""] -= 1
             options = _substitutes(board, e, visible.get(c), box - claimed)
@@ -1753,7 +1916,7 @@ def _fix_new_tiles(game: Game, entries: dict[Cell, TileEntry], visible: dict[Cel
                                 f"neighbours; taken as {fixed.tile.name()} (rot {fixed.rot})")
                 out[c] = e = fixed
             claimed[e.tile.id or ""] += 1
-    reach = joined(set(game.board.tiles), out)
+    reach = joined(_anchors(game.board), out)
     for c in sorted(set(out) - reach):
         warnings.append(f"new tile at {list(c)} is not joined to the board; left out")
         del out[c]
@@ -2277,12 +2440,17 @@ def _follower_slots(old: TileType | None, old_rot: int, tile: TileType | None, r
 
 def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], scores: Mapping[str, int],
                   warnings: list[str]) -> tuple[list[Alternative], list[Game]]:
-    """The consistent sequences grouped by the track they lead to, most likely first."""
+    """The consistent sequences grouped by the track they lead to, most likely first. In The
+    Castle, also by the end totals: a keep goes on a completed house and scores only at the end,
+    so two followers that scored alike may leave different keeps."""
     best = min(found, key=_Candidate.key)
     consistent = [c for c in found if c.rank() == best.rank()]
-    groups: dict[tuple[int, ...], _Candidate] = {}
+    groups: dict[tuple[Any, ...], _Candidate] = {}
     for c in sorted(consistent, key=_Candidate.key):
-        groups.setdefault(tuple(c.game.track[p] for p in record.players), c)
+        key: tuple[Any, ...] = tuple(c.game.track[p] for p in record.players)
+        if isinstance(c.game, CastleGame):
+            key += tuple(sorted(c.game.final_report().final.items()))
+        groups.setdefault(key, c)
     ordered = list(groups.values())
     if scores:
         match = [c for c in ordered if all(c.game.track.get(p) == v for p, v in scores.items())]

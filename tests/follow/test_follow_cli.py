@@ -68,3 +68,28 @@ def test_follow_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     err = capsys.readouterr().err
     assert err.startswith("carcam follow:") and len(err.strip().splitlines()) == 1
     assert main(["follow", str(tmp_path / "missing.jpg")]) == 2
+
+
+def test_follow_a_castle_game_from_state_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``carcam follow --game castle``: the first file shows the empty castle (no start tile);
+    each later one a turn more."""
+    from scorer.castle_rules import CastleGame, random_castle_game
+
+    rec = random_castle_game(11, turns=6, follower_rate=0.0)
+    game = CastleGame.from_record(rec)
+    paths = []
+    for i in range(len(rec.turns) + 1):
+        if i:
+            game.play(rec.turns[i - 1])
+        path = tmp_path / f"c{i}.json"
+        path.write_text(json.dumps(state_to_json(replace(game.state(), scores={}, wall_tiles={}))))
+        paths.append(str(path))
+    out = tmp_path / "castle.json"
+    assert main(["follow", "--game", "castle", *paths, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    record = parse_game(json.loads(out.read_text()))
+    assert record.game == "castle" and record.start is None
+    assert [(t.player, t.tile.id if t.tile else None, t.at, t.rot) for t in record.turns] == \
+        [(t.player, t.tile.id if t.tile else None, t.at, t.rot) for t in rec.turns if not t.discarded]
+    assert replay(record)[1].final == game.final_report().final
+    assert "black laid" in text

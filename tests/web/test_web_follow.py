@@ -333,3 +333,41 @@ def test_a_crest_question_shows_the_totals_at_the_end() -> None:
     assert [a["summary"] for a in q["alternatives"]] == [
         "no coat of arms under red's follower on the tile at [0, -1] (N): no points now; at the end red 2, blue 0",
         "a coat of arms under red's follower on the tile at [0, -1] (M): no points now; at the end red 3, blue 0"]
+
+
+def test_a_castle_game_is_followed_photo_by_photo(fc: FlaskClient, reader: FakeReader) -> None:
+    """The Castle: the first photo shows the empty castle, each upload one turn more; the game
+    page's record and scores are the replay of the turns inferred (questions answered first)."""
+    from dataclasses import replace
+
+    from scorer.castle_rules import CastleGame, random_castle_game
+
+    truth = random_castle_game(3, turns=10, follower_rate=0.9)
+    game = CastleGame.from_record(truth)
+    boards, tracks, finals = [], [], []
+
+    def photographed() -> None:
+        boards.append(replace(game.state(), scores={}, wall_tiles={}))
+        tracks.append(dict(game.track))
+        finals.append(dict(game.final_report().final))
+
+    photographed()
+    for t in truth.turns:
+        game.play(t)
+        if not t.discarded:
+            photographed()
+    gid = new_game(fc, game="castle", players=["black", "white"])
+    reader.readings += [as_reading(b) for b in boards]
+    for _ in boards:
+        assert upload(fc, gid, make_jpeg()).status_code == 201
+    assert all(call.get("game") == "castle" for call in reader.calls)
+    laid = [(t.player, t.tile.id if t.tile else None, list(t.at or ())) for t in truth.turns if not t.discarded]
+    assert [(p, tile, at) for p, tile, at, _ in turns(fc, gid)] == laid
+    # answer every question with what happened: then the scores are the true ones
+    questions = fc.get(f"/api/games/{gid}/questions").json["questions"]
+    assert questions, "seed 3: a knight put on a tower its own tile completed"
+    for q in questions:
+        k = q["step"] - 1
+        right = next(a["alternative"] for a in q["alternatives"] if a["track"] == tracks[k] and a["final"] == finals[k])
+        assert fc.post(f"/api/games/{gid}/steps/{q['step']}/choose", json={"alternative": right}).status_code == 200
+    assert final(fc, gid) == game.final_report().final
