@@ -254,9 +254,7 @@ def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     """How many of the true turns' tiles the followed record holds (same tile, same orientation,
     on the same cell once the followed board is aligned onto the true one), and how many true
     turns laid a tile."""
-    true_game = Game.from_record(truth)
-    for t in truth.turns:
-        true_game.play(t)
+    true_game = new_game(truth)
     ref = {c: (p.tile, p.rot) for c, p in true_game.board.tiles.items()}
     t, _ = align(ref, new_game(followed).state())
     laid = {t.cell(u.at): (u.tile, t.tile_rot(u.rot)) for u in followed.turns
@@ -290,7 +288,7 @@ _READER: Any = None
 
 
 def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1,
-               remember: bool = False, skip: float = 0.0) -> PhotoGame:
+               remember: bool = False, skip: float = 0.0, game: str = "base") -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
     taken again (:func:`follow`), rendered anew (another seed: light, camera). With ``skip``,
@@ -304,7 +302,9 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     if _READER is None:
         _READER = BoardReader({"read": {"threads": threads}} if threads else None)
     reader = _READER
-    record = random_game(seed, ("red", "blue"), turns=turns)
+    castle = game == "castle"
+    record = random_castle_game(seed, turns=turns, follower_rate=0.9) if castle else \
+        random_game(seed, ("red", "blue"), turns=turns)
     states, tracks, final = true_states(record)
     finals = true_finals(record)
     taken = pick_photos(len(states), random.Random(seed * 7919 + 1), skip)
@@ -323,7 +323,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     t0 = time.perf_counter()
     try:
         rec, out.questions, _, step_seconds, warnings, out.retakes, out.left_out = follow(
-            states, tracks, True, read, from_start=True, retakes_allowed=retakes, finals=finals,
+            states, tracks, True, read, from_start=not castle, retakes_allowed=retakes, finals=finals,
             remember=record if remember else None)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
@@ -342,12 +342,12 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int, int, bool, float]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str]) -> PhotoGame:
     return photo_game(*args)
 
 
 def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
-               retakes: int = 1, remember: bool = False, skip: float = 0.0) -> None:
+               retakes: int = 1, remember: bool = False, skip: float = 0.0, game: str = "base") -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
@@ -361,7 +361,7 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip)
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip, game)
             for seed in range(seed0, seed0 + games)]
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--modes", default=",".join(MODES), help="comma-separated modes")
     parser.add_argument("--game", choices=("base", "castle"), default="base",
-                        help="the game the state modes play (photo games are base games)")
+                        help="the game played (state modes and photo games)")
     parser.add_argument("--photos", action="store_true", help="also follow rendered photos via the reader")
     parser.add_argument("--photo-games", type=int, default=6, help="games followed through photos")
     parser.add_argument("--photo-turns", type=int, default=20, help="turns of each photo game")
@@ -443,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
     if args.photos:
         photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
-                   args.retakes, args.remember, args.photo_skip)
+                   args.retakes, args.remember, args.photo_skip, args.game)
     return 1 if failed else 0
 
 

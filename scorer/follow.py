@@ -1267,13 +1267,24 @@ class _Candidate:
         return (self.mismatch, self.violations, self.misread, self.replaced)
 
 
-def _mismatch(game: Game, meeples: Sequence[MeepleEntry]) -> int:
+def _mismatch(game: Game, meeples: Sequence[MeepleEntry], palas: Mapping[str, Cell] | None = None) -> int:
     """How many followers differ between the game and the photo (either way), by cell only: a
     reader misreads a figure's colour or the feature under it far more often than it sees one
-    where there is none (those misreads are counted apart, as ``misread``)."""
+    where there is none (those misreads are counted apart, as ``misread``). In The Castle, a
+    keep the photo shows (``palas``) where the game has none of that player's, or not on that
+    house, counts too: a keep stands on a completed house in which its player had more
+    followers, so it tells of a follower that scored there unseen (a photo missing a keep
+    says little: keeps are often taken for figures)."""
     photo = Counter(m.at for m in meeples if m.at in game.board.tiles)
     engine = Counter(f.at for f in game.figures if f.at in game.board.tiles)
-    return sum(((engine - photo) + (photo - engine)).values())
+    out = sum(((engine - photo) + (photo - engine)).values())
+    if palas and isinstance(game, CastleGame):
+        graph = game.board.graph
+        for player, cell in palas.items():
+            root = game.palas_house.get(player)
+            if root is None or cell not in graph.feature(graph.find(root)).cells:
+                out += 1
+    return out
 
 
 @dataclass
@@ -1292,6 +1303,7 @@ class _Search:
     budget: int
     tiles_first: bool = False
     castle: bool = False
+    palas: Mapping[str, Cell] = field(default_factory=dict)
     plays: int = 0
     found: list[_Candidate] = field(default_factory=list)
     exhausted: bool = False
@@ -1333,7 +1345,7 @@ class _Search:
     def _step(self, game: Game, remaining: frozenset[Cell], turns: tuple[Turn, ...], violations: int,
               replaced: int, hidden: int, expected: str, misread: int, wall: int) -> None:
         if not remaining:
-            self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples), violations, replaced,
+            self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples, self.palas), violations, replaced,
                                          hidden, len(self.found), misread, self.tiles_first, wall))
             return
         for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
@@ -1741,7 +1753,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                             visible=visible, hidden_slots=hidden_slots, meeples=meeples, missing_followers=missing,
                             festival="festival" in record.expansions, exhaustive=len(new_tiles) <= max_gap,
                             budget=budget, tiles_first=cev is not None and TILES_BEFORE_FOLLOWERS,
-                            castle=record.game == "castle")
+                            castle=record.game == "castle", palas=dict(aligned.palas))
             found.run(start, first)
             return found
 

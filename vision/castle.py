@@ -49,6 +49,10 @@ from .colours import _bin_index, adapt_prototypes, posteriors
 from .errors import BoardNotFoundError
 from .locate import Grid, _apply, grid_pitch, table_novelty
 
+#: The Castle's pixel classes, in the order of the base game's (field, city, road, other) slots
+#: they are drawn in: courts, houses, paths, towers (the colour prototypes' order)
+CASTLE_CLASSES = ("court", "house", "path", "tower")
+
 
 @dataclass(frozen=True)
 class WallFit:
@@ -457,7 +461,7 @@ def register_to_photo(px: np.ndarray, protos: np.ndarray, cfg: dict[str, Any]) -
     pixels' spread over the mix's (within ``register_scale``): a dim warm lamp leaves the tiles
     darker, yellower and greyer than the seeds, and a k-means pulled back to the raw seeds
     gives every pixel to the darkest class."""
-    w = np.array([float(cfg["class_share"][k]) for k in ("court", "house", "path", "tower")], np.float64)
+    w = np.array([float(cfg["class_share"][k]) for k in CASTLE_CLASSES], np.float64)
     w /= w.sum()
     p = protos.astype(np.float64)
     mix = w @ p
@@ -484,6 +488,10 @@ class InteriorEvidence:
     # per template, the evidence of the market stalls and wells seen (or not) where it has courts
     # and paths (:func:`mark_evidence`), on the scale of ``classify.scale`` times a log-likelihood
     marks: dict[tuple[int, int], np.ndarray] | None = None
+    # the top view (``classify.patch`` pixels a space) in Lab with the light evened out, and
+    # which spaces hold a tile: what the white figures are looked for on (:func:`white_figures`)
+    top_lab: np.ndarray | None = None
+    occupied: np.ndarray | None = None
 
 
 def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.ndarray, ignore: np.ndarray,
@@ -550,7 +558,7 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
                 occupied[i, j] = False
     lab = even_light(lab8.astype(np.float32), ig_top, occupied, patch, int(cfg["even_cells"]))
     ccfg = {**colour_cfg, **cfg["colours"]}
-    protos0 = np.array([cfg["prototypes"][k] for k in ("court", "house", "path", "tower")], np.float32)
+    protos0 = np.array([cfg["prototypes"][k] for k in CASTLE_CLASSES], np.float32)
     first = _occupied_pixels(lab, occupied, ig_top, patch)
     seeds = register_to_photo(first, protos0, cfg) if len(first) >= 50 else protos0
     # a lamp's hot spot on the cloth inside the wall is lighter than any cloth around the castle
@@ -602,8 +610,8 @@ def interior_evidence(work: np.ndarray, grid: Grid, layout: Layout, region: np.n
             loglik[(int(j) + grid.cols.start, int(i) + grid.rows.start)] = ll[k]
         by_cell = {(int(j) + grid.cols.start, int(i) + grid.rows.start): marks[k]
                    for k, (i, j) in enumerate(zip(*np.nonzero(occupied)))}
-        return InteriorEvidence(share, loglik, protos, by_cell)
-    return InteriorEvidence(share, loglik, protos, {})
+        return InteriorEvidence(share, loglik, protos, by_cell, lab, occupied)
+    return InteriorEvidence(share, loglik, protos, {}, lab, occupied)
 
 
 def _pooled(mask: np.ndarray, occupied: np.ndarray, n: int, how: str = "mean") -> np.ndarray:
@@ -666,3 +674,134 @@ def mark_evidence(lab: np.ndarray, ignore: np.ndarray, occupied: np.ndarray, pro
             g = np.clip((dp[:, path].max(1) - ref) / span, -1.0, 1.0)
             out[:, k] += float(cfg["well_weight"]) * (g if well else -g)
     return out
+
+
+def novelty_map(ev: InteriorEvidence, grid: Grid, chosen: dict[tuple[int, int], Any], patch: int,
+                cfg: dict[str, Any]) -> np.ndarray:
+    """How far each top-view pixel of a read space is from the colours its tile should show
+    there (0 off the tiles): the Lab distance (``novelty_lab_weights``) to the nearest colour
+    prototype of the classes the chosen template draws within ``novelty_slack`` of the pixel
+    (tile sides: a boundary drawn a little elsewhere costs nothing). A figure, its shaded side
+    and its shadow are new on any tile; the print's details are specks."""
+    assert ev.top_lab is not None
+    lab, protos = ev.top_lab, ev.prototypes
+    h, w = lab.shape[:2]
+    expected = np.full((h, w), -1, np.int16)
+    for (c, r), t in chosen.items():
+        i, j = r - grid.rows.start, c - grid.cols.start
+        if 0 <= i < h // patch and 0 <= j < w // patch:
+            expected[i * patch:(i + 1) * patch, j * patch:(j + 1) * patch] = cv2.resize(
+                t.classes.astype(np.int16), (patch, patch), interpolation=cv2.INTER_NEAREST)
+    weights = np.array(cfg["novelty_lab_weights"], np.float32)
+    k = max(1, int(round(float(cfg["novelty_slack"]) * patch))) * 2 + 1
+    out = np.full((h, w), np.inf, np.float32)
+    for c, p in enumerate(protos):
+        near = cv2.dilate((expected == c).astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        d = np.sqrt((((lab - p) * weights) ** 2).sum(axis=-1))
+        out = np.where(near, np.minimum(out, d), out)
+    out[expected < 0] = 0.0
+    out[~np.isfinite(out)] = 0.0
+    return out
+
+
+def white_figures(work: np.ndarray, grid: Grid, ev: InteriorEvidence, chosen: dict[tuple[int, int], Any],
+                  others: list[Any], patch: int, cfg: dict[str, Any], fcfg: dict[str, Any]) -> list[Any]:
+    """The white figures on the tiles read: figure-sized blobs of colours new to their tile
+    (:func:`novelty_map`, smoothed over ``novelty_window`` tile sides, above
+    ``novelty_threshold``) with a pale part (lightness at least ``white_min_l``, chroma at most
+    ``white_max_chroma`` in the evened top view: the figure's lit top), away from the figures of
+    other colours (``others``, their boxes grown by ``white_clear`` tile sides: a black figure's
+    shadow is new too). White figures are as pale and grey as the paths and towers, so no colour
+    rule tells them from the print; what they add to their tile does. Each blob is then measured
+    in the photo as any figure is (:func:`vision.figures.find_figures`: foot, standing or lying)."""
+    from .figures import _blob, camera_from_grid
+
+    if ev.top_lab is None or not chosen:
+        return []
+    nov = novelty_map(ev, grid, chosen, patch, cfg)
+    win = max(1, int(round(float(cfg["novelty_window"]) * patch))) | 1
+    smooth = cv2.blur(np.minimum(nov, float(cfg["novelty_cap"])), (win, win))
+    lab = ev.top_lab
+    # a white figure's lit faces: lighter than any paint of the tiles (the brightest class
+    # prototype) and grey under this light (the paths' colour, pale grey paint, is)
+    path = ev.prototypes[CASTLE_CLASSES.index("path")]
+    greyish = np.hypot(lab[..., 1] - path[1], lab[..., 2] - path[2]) <= float(cfg["white_max_chroma"])
+    pale = greyish & (lab[..., 0] >= float(ev.prototypes[:, 0].max()) + float(cfg["white_min_dl"])) & (nov > 0)
+    dark = (lab[..., 0] < float(ev.prototypes[:, 0].min()) - 10.0) & (nov > 0)
+    new = ((smooth >= float(cfg["novelty_threshold"]))
+           | (cv2.dilate(pale.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)).astype(np.uint8)
+    c0, r0 = grid.cols.start, grid.rows.start
+    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
+    to_top = S @ grid.H
+    clear = np.zeros_like(new)
+    grow = float(cfg["white_clear"]) * grid.side_px()
+    for b in others:
+        x, y, bw, bh = b.bbox
+        box = np.array([[x - grow, y - grow], [x + bw + grow, y - grow], [x + bw + grow, y + bh + grow],
+                        [x - grow, y + bh + grow]], np.float64)
+        q = _apply(to_top, box)
+        cv2.fillConvexPoly(clear, np.round(q).astype(np.int32), 1)
+    new[clear > 0] = 0
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(new)
+    cam = camera_from_grid(grid, work.shape[:2], fcfg)
+    tile = float(fcfg["tile_mm"])
+    fig_h, fig_t = float(fcfg["height_mm"]) / tile, float(fcfg["thickness_mm"]) / tile
+    a_lo, a_hi = float(cfg["white_min_area"]), float(cfg["white_max_area"])
+    back = np.linalg.inv(to_top)
+    pad = max(1, int(round(float(cfg["white_body_pad"]) * patch))) * 2 + 1
+    # the point of the table under the camera (board units): the camera's centre, P's null space
+    centre_h = np.linalg.svd(cam.P)[2][-1]
+    nadir = centre_h[:2] / centre_h[3] if abs(centre_h[3]) > 1e-12 else np.array([1e6, 1e6])
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if not max(a_lo, float(cfg["white_min_novel"])) <= a / patch ** 2 <= a_hi:
+            continue
+        part = labels[y:y + h, x:x + w] == i
+        lit = pale[y:y + h, x:x + w] & part
+        if int(lit.sum()) < float(cfg["white_min_pale"]) * patch ** 2:
+            continue
+        # the figure's own pixels (its pale faces and what joins them, not its shadow) in the
+        # photo, where its size and foot are measured
+        body = part & (cv2.dilate(lit.astype(np.uint8), np.ones((pad, pad), np.uint8)) > 0) if lit.any() else part
+        mask = np.zeros(new.shape, np.uint8)
+        mask[y:y + h, x:x + w][body] = 1
+        img = cv2.warpPerspective(mask, back, (work.shape[1], work.shape[0]), flags=cv2.INTER_NEAREST)
+        ys, xs = np.nonzero(img)
+        if len(xs) < 10:
+            continue
+        pts = np.c_[xs, ys].astype(np.float64)
+        bbox = (int(xs.min()), int(ys.min()), int(xs.max() - xs.min() + 1), int(ys.max() - ys.min() + 1))
+        b = _blob("white", pts, bbox, grid, cam, fig_h, fig_t, fcfg)
+        if b is None:
+            continue
+        # the foot: a standing figure seen in the top view is drawn out away from the point of
+        # the table under the camera, from its foot; the foot is the blob's end nearest that point
+        by, bx = np.nonzero(body)
+        board = np.c_[(bx + x + 0.5) / patch + c0, (by + y + 0.5) / patch + r0]
+        centre = board.mean(axis=0)
+        toward = nadir - centre
+        norm = float(np.hypot(*toward))
+        if norm > 1e-6:
+            toward /= norm
+            along = (board - centre) @ toward
+            side = (board - centre) @ np.array([-toward[1], toward[0]])
+            reach = float(np.percentile(along, float(cfg["white_foot_pct"]))) - float(cfg["white_foot_inset"])
+            foot = centre + toward * reach + np.array([-toward[1], toward[0]]) * float(np.median(side))
+            b.foot = tuple(float(v) for v in grid.to_image(foot[None])[0])
+        b.lying = False  # The Castle's figures all stand
+        b.features["lit"] = float(lit.sum()) / patch ** 2
+        near = cv2.dilate(part.astype(np.uint8), np.ones((pad * 2 + 1, pad * 2 + 1), np.uint8)) > 0
+        b.features["dark"] = float((dark[y:y + h, x:x + w] & near).sum()) / patch ** 2
+        b.features["novel"] = a / patch ** 2
+        b.features["grey"] = float((greyish[y:y + h, x:x + w] & part).sum()) / a
+        out.append(b)
+    # one figure, one blob: of two feet closer than white_merge tile sides the one with more lit
+    # pixels stays (a figure and its shadow, or its two lit faces, seen apart)
+    out.sort(key=lambda b: -b.features["lit"])
+    kept: list[Any] = []
+    for b in out:
+        u = grid.to_board(np.array([b.foot]))[0]
+        if all(np.hypot(*(u - grid.to_board(np.array([k.foot]))[0])) >= float(cfg["white_merge"]) for k in kept):
+            kept.append(b)
+    return kept

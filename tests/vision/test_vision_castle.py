@@ -265,9 +265,9 @@ def test_castle_photo_reads_the_occupied_spaces_and_the_layout(castle_reads: lis
         truth = {t.at for t in case.truth.tiles}
         assert read <= set(standard.cells)
         assert len(read ^ truth) <= 1, (case.seed, sorted(read - truth), sorted(truth - read))
-        # white figures have no rule yet: the reading says they were not looked for
-        assert any(w.startswith("white figures are not looked for") for w in case.detail.reading.warnings)
-        assert all(m.player == "black" for m in state.meeples)
+        # white figures are found by what they add to the tiles; the reading says many are missed
+        assert any(w.startswith("white figures are found by what they add") for w in case.detail.reading.warnings)
+        assert {m.player for m in state.meeples} <= {"black", "white"}
 
 
 def test_castle_photo_reads_the_black_keep_not_as_a_figure(castle_reads: list[_Case]) -> None:
@@ -397,3 +397,41 @@ def test_a_narrower_wall_of_another_edition_still_gives_the_cells(reader: BoardR
     detail = reader.read_detail(ph.jpeg, game="castle")
     err = grid_error(detail, ph.reading.state, ph.image.shape[1])
     assert err < 0.15, err
+
+
+def test_white_figures_are_found_by_what_they_add_to_the_tiles(castle_reads: list[_Case]) -> None:
+    """White figures have no colour rule (as pale as the paths): they are found as blobs new to
+    the tiles read with a pale lit part. On these three photos (18 white figures) 8 are found
+    on their cell and 2 are read where none stands (measured); many are missed, which the
+    reading says."""
+    right = wrong = 0
+    for case in castle_reads:
+        truth = {m.at for m in case.truth.meeples if m.player == "white"}
+        read = {m.at for m in case.detail.reading.state.meeples if m.player == "white"}
+        right += len(read & truth)
+        wrong += len(read - truth)
+    assert right >= 6 and wrong <= 3, (right, wrong)
+
+
+def test_novelty_is_what_the_tile_does_not_explain() -> None:
+    """:func:`vision.castle.novelty_map`: on a space whose template draws a court, pixels of the
+    court's colour are not new, a grey square (a figure) is, and off the tiles nothing is."""
+    from vision.castle import InteriorEvidence, novelty_map
+    from vision.locate import Grid
+
+    patch, n = 32, 16
+    protos = np.array([[200, 127, 160], [180, 135, 145], [190, 128, 136], [140, 130, 132]], np.float32)
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[:, :] = protos[0]
+    lab[10:20, 10:20] = (235, 128, 128)  # a white figure on the court
+    ev = InteriorEvidence({}, {}, protos, None, lab, np.array([[True, False]]))
+
+    class Court:  # a template whose every point is court (class 0)
+        classes = np.zeros((n, n), int)
+
+    grid = Grid(H=np.eye(3), cols=range(0, 2), rows=range(0, 1), pitch_px=float(patch))
+    cfg = {"novelty_lab_weights": [0.5, 1.0, 1.0], "novelty_slack": 0.06}
+    nov = novelty_map(ev, grid, {(0, 0): Court()}, patch, cfg)
+    assert nov[:, :patch][lab[:, :patch, 0] == protos[0][0]].max() < 1e-3
+    assert nov[12:18, 12:18].min() > 30
+    assert float(nov[:, patch:].max()) == 0.0

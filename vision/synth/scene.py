@@ -108,7 +108,8 @@ def generate(state_or_seed: State | int, params: SynthParams | str | None = None
         state = state_or_seed
     else:
         state = random_state(int(state_or_seed), game=game, tiles=tiles, expansions=expansions, players=players)
-    if not state.tiles:
+    if not state.tiles and (state.game != "castle" or state.layout is None):
+        # (an empty castle still shows its wall: the photo before the first turn)
         raise SynthError("the position has no tiles to photograph")
     ss = np.random.SeedSequence(int(seed) & 0xFFFFFFFFFFFFFFFF)
     r_cam, r_layout, r_piece, r_table, r_light, r_optics = (np.random.default_rng(s) for s in ss.spawn(6))
@@ -153,7 +154,10 @@ def generate(state_or_seed: State | int, params: SynthParams | str | None = None
     cam = fit_distance(width, height, f, target, box3, margin, tilt, azimuth, roll, k1)
 
     # -- resolution of the top-down board -------------------------------------------------------
-    quads = [cam.project(np.hstack([pl.corners(), np.zeros((4, 1))])) for pl in placed]
+    squares = [pl.corners() for pl in placed] or [
+        np.array([[(x + u) * pitch, (y + v) * pitch] for u, v in ((0, 0), (1, 0), (1, 1), (0, 1))])
+        for x, y in state.layout.cells]  # an empty castle: its interior spaces
+    quads = [cam.project(np.hstack([sq, np.zeros((4, 1))])) for sq in squares]
     longest = max(float(np.linalg.norm(q - np.roll(q, 1, axis=0), axis=1).max()) for q in quads)
     step = p.art.tile_px_step
     tile_px = int(np.clip(math.ceil(longest * 1.05 / step) * step, p.art.min_tile_px, p.art.max_tile_px))
