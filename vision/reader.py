@@ -183,6 +183,11 @@ class BoardReader:
             best = choose(tried)
         _, grid, blobs, unary, dec, best_ll = best
         ccfg = self.cfg["classify"]
+        doubt = float(self.cfg["decode"]["doubtful_below"])
+        apart = _groups_apart(unary, best_ll, dec.confidence, float(ccfg["unknown_min_loglik"]), doubt,
+                              self.cfg["read"])
+        if apart:
+            unary = {c: u for c, u in unary.items() if c not in apart}
         # board frame: cells start at the bounding box's top-left
         c0 = min(c[0] for c in unary)
         r0 = min(c[1] for c in unary)
@@ -191,7 +196,9 @@ class BoardReader:
         tiles: list[TileEntry] = []
         warnings: list[str] = []
         chosen: dict[tuple[int, int], Template] = {}
-        doubt = float(self.cfg["decode"]["doubtful_below"])
+        if apart:
+            warnings.append(f"{len(apart)} cells apart from the board, most of them not recognised or doubtful (a "
+                            "score board, the box?), are left out")
         for c in sorted(unary, key=lambda c: (c[1], c[0])):
             t = templates[dec.choice[c]]
             at = (c[0] - c0, c[1] - r0)
@@ -660,6 +667,37 @@ def _edge_conflicts(chosen: dict[tuple[int, int], Template]) -> int:
     from scorer.board import Board
     board = Board.from_tiles((c, t.tile, t.rot) for c, t in chosen.items())
     return len(board.conflicts())
+
+
+def _groups_apart(unary: dict[tuple[int, int], np.ndarray], best_ll: dict[tuple[int, int], float],
+                  confidence: dict[tuple[int, int], float], unknown_below: float, doubt: float,
+                  cfg: dict[str, Any]) -> set[tuple[int, int]]:
+    """Cells read off the board: groups of cells joined to the largest group by no edge (tiles
+    are laid edge to edge, so a board is one group), at most ``apart_max_share`` of its size,
+    at least ``apart_min_weak`` of whose cells are not recognised or doubtful. A score board or
+    the box beside the layout reads as such a group of tile-like cells (the glass-table real
+    photo: 13 cells of the score board, 7 of them unknown or doubtful); a part of the board cut
+    off by a missed tile reads as tiles. ``apart_max_share`` 0 turns this off."""
+    share = float(cfg.get("apart_max_share", 0.0))
+    if share <= 0 or not unary:
+        return set()
+    left = set(unary)
+    groups: list[set[tuple[int, int]]] = []
+    while left:
+        group = joined({left.pop()}, left)
+        left -= group
+        groups.append(group)
+    if len(groups) < 2:
+        return set()
+    largest = max(groups, key=len)
+    out: set[tuple[int, int]] = set()
+    for group in groups:
+        if group is largest or len(group) > share * len(largest):
+            continue
+        weak = sum(1 for c in group if best_ll[c] < unknown_below or confidence[c] < doubt)
+        if weak >= float(cfg["apart_min_weak"]) * len(group):
+            out |= group
+    return out
 
 
 def cell_evidence(unary: dict[tuple[int, int], np.ndarray], templates: list[Template],

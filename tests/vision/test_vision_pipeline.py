@@ -562,3 +562,28 @@ def test_when_no_grid_reads_well_the_other_grids_found_are_read_too() -> None:
     m, before = _with_and_without(_scans_photo(10165), {}, {"read": {"retry_attempts": 0}})
     assert m.tiles_exact >= 36
     assert before.tiles_exact <= 5  # the case this is for
+
+
+def test_a_group_of_weak_cells_apart_from_the_board_is_left_out() -> None:
+    """``reader._groups_apart``: tiles lie edge to edge, so cells joined to the board by no edge,
+    mostly unrecognised or doubtful, are something else beside it (a score board); the same
+    group read surely is kept (a part of the board cut off by a missed tile)."""
+    from vision.reader import _groups_apart
+
+    board = {(x, y) for x in range(4) for y in range(3)}  # 12 cells
+    beside = {(6, 0), (6, 1), (7, 1)}  # 3 cells, two columns away
+    unary = {c: np.zeros(1) for c in board | beside}
+    sure = dict.fromkeys(unary, 1.0)
+    cfg = {"apart_max_share": 0.34, "apart_min_weak": 0.4}
+    ll = dict.fromkeys(unary, 0.0)
+    ll[(6, 0)] = -99.0  # not recognised
+    conf = dict(sure)
+    conf[(7, 1)] = 0.3  # doubtful
+    assert _groups_apart(unary, ll, conf, -10.0, 0.6, cfg) == beside
+    assert _groups_apart(unary, dict.fromkeys(unary, 0.0), sure, -10.0, 0.6, cfg) == set()
+    # a group as large as a third of the board or more is kept whatever it reads
+    more = beside | {(7, 0), (7, 2)}
+    unary = {c: np.zeros(1) for c in board | more}
+    weak = dict.fromkeys(unary, 0.3)
+    assert _groups_apart(unary, dict.fromkeys(unary, 0.0), weak, -10.0, 0.6, cfg) == set()
+    assert _groups_apart(unary, ll | dict.fromkeys(more, -99.0), sure, -10.0, 0.6, {**cfg, "apart_max_share": 0}) == set()
