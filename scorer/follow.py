@@ -169,6 +169,9 @@ UNCONFIRMED_AFTER = 2
 #: A photo that does not fit the record is followed without the last photo's new tiles
 #: (:func:`_undo_last_photo`) only when at least this share of the other tiles fit it.
 UNDO_MIN_AGREEMENT = 0.9
+#: ... and it is followed with tiles of the record corrected from it (:func:`_fits_corrected`)
+#: only when they are at most this share of the record's tiles (a wrong grid contradicts most).
+CORRECT_MAX_SHARE = 0.25
 #: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
 #: photos show it on a feature of the tile at least this many times more than as recorded; its
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
@@ -937,6 +940,42 @@ def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_g
     return short, dropped
 
 
+def _fits_corrected(record: GameRecord, state: State, evidence: Evidence, max_gap: int,
+                    figures_seen: FiguresSeen | None, trust: float
+                    ) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
+    """For a photo that does not fit the record (:func:`_unusable`) nor the record without the
+    last photo's turns (:func:`_undo_last_photo`): that record (or the whole one) with the few
+    tiles this photo's evidence clearly contradicts (:func:`_doubted`, at most
+    :data:`CORRECT_MAX_SHARE` of them, or one) replaced by what it shows, when the photo then fits it
+    nearly whole (:data:`UNDO_MIN_AGREEMENT`). Returns the record, the cells whose turns and
+    evidence so far are dropped (the last photo's turns and the corrected tiles) and the
+    corrected cells; None otherwise.
+
+    A tile taken wrongly from one photo (a monastery under its monk read as a city tile, then
+    the players' answer to a question about it) makes the next photos unfit when the board is
+    small: their evidence is then never summed, so the record is never rewritten, and every
+    photo after is left out (photo game 541: 1 of 20 turns' tiles right, 17 photos unused)."""
+    short, dropped = _without_last_photo(record, figures_seen)
+    for base, gone in ([(short, dropped)] if dropped else []) + [(record, set())]:
+        game = _replayed(base)
+        if game is None or len(game.board.tiles) < EVIDENCE_MIN_TILES:
+            continue
+        ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
+        first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
+        transform, _ = _align_by_evidence(ref, evidence, [first], search=record.game != "castle")
+        doubted = _doubted(game, _CellEvidence(evidence, transform), trust)
+        if not doubted or len(doubted) > max(1.0, CORRECT_MAX_SHARE * len(ref)):
+            continue
+        fixed = _rewrite(base, [(c, e.tile, e.rot) for c, e in doubted.items()])
+        if fixed is None:
+            continue
+        ref = {c: (p.tile, p.rot) for c, p in fixed[1].board.tiles.items()}
+        transform, agree = _align_by_evidence(ref, evidence, [transform], search=record.game != "castle")
+        if _unusable(ref, state, transform, agree, max_gap) is None and agree >= UNDO_MIN_AGREEMENT * len(ref):
+            return fixed[0], gone | set(doubted), set(doubted)
+    return None
+
+
 def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
                          figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
     """When the last photo used laid several tiles (its turns: those whose cells only it has
@@ -1575,6 +1614,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return again(short, dropped, f"{why}; without the {len(dropped)} tiles the last photo added (at "
                          f"{', '.join(str(list(c)) for c in sorted(dropped))}) it fits: their turns are taken "
                          "out (cells of the table read as tiles?) and the turns since are inferred from this photo")
+        fixed = _fits_corrected(record, state, evidence, max_gap, figures_seen, trust) if why else None
+        if fixed is not None:
+            # a tile taken wrongly before (and perhaps the last photo's turns on top of it)
+            # made every photo since unfit; this one fits once it is corrected
+            short, dropped, corrected = fixed
+            what = f"without the {len(dropped - corrected)} tiles the last photo added and " if dropped - corrected else ""
+            return again(short, dropped, f"{why}; {what}with the tiles at "
+                         f"{', '.join(str(list(c)) for c in sorted(corrected))} taken as this photo clearly shows "
+                         "them, it fits: the record is corrected and the turns since are inferred from this photo")
         vanished = _vanished_last_photo(record, state, transform, figures_seen) if not why else None
         if vanished is not None:
             # the last photo laid several tiles and this one, showing the board around them,

@@ -393,3 +393,31 @@ def test_no_rival_question_when_the_photo_tells_or_no_follower_covers_the_tile()
     close = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
     res = follow_step(first.record, first.corrected_state, alone, evidence=evidence_for(alone, close))
     assert not res.ambiguous and res.record.turns[-1].tile.id == "W"
+
+
+def test_a_photo_fits_again_once_a_tile_taken_wrongly_before_is_corrected() -> None:
+    """Photo game 541: blue's tile was taken as another one from its own photo, then a photo read
+    two cells of the table as tiles (taken as turns). Every photo after fitted too few of the
+    record's tiles to be used, so their evidence never corrected the wrong tile. A photo that
+    fits once the last photo's turns are taken out and the tile its evidence clearly
+    contradicts is corrected is followed from that record."""
+    truth = start_game()
+    truth.play(Turn("red", tile("U"), (1, 0), 0))
+    truth.play(Turn("blue", tile("U"), (-1, 0), 0))
+    truth.play(Turn("red", tile("U"), (2, 0), 0))
+    # the record: blue's straight road taken as a curve, then two monasteries (cells of the
+    # table read as tiles) that only the last photo showed
+    beside_d = start_game()
+    beside_d.play(Turn("red", tile("U"), (1, 0), 0))
+    v_rot = next(r for c, r in beside_d.board.legal_placements(tile("V")) if c == (-1, 0))
+    record = follow_step(None, None, photo(start_game())).record
+    record = replace(record, turns=(Turn("red", tile("U"), (1, 0), 0), Turn("blue", tile("V"), (-1, 0), v_rot),
+                                    Turn("red", tile("B"), (0, 1), 0), Turn("blue", tile("B"), (0, 2), 0)))
+    seen = {(0, 0): ((), (), ()), (1, 0): ((), (), ()), (-1, 0): ((), ()), (0, 1): ((),), (0, 2): ((),)}
+    s = photo(truth)
+    ev = evidence_for(s, {(-1, 0): {("U", 0): BASE + 20.0}})
+    res = follow_step(record, None, s, evidence=ev, figures_seen=seen)
+    assert res.used
+    assert [(t.player, t.tile.id, t.at) for t in res.record.turns if t.tile] == \
+        [("red", "U", (1, 0)), ("blue", "U", (-1, 0)), ("red", "U", (2, 0))]
+    assert any("taken as this photo clearly shows them" in w for w in res.warnings)
