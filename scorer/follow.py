@@ -410,10 +410,9 @@ def _clone_board(board: Board) -> Board:
 def _clone(game: Game) -> Game:
     """A copy of a game to try a turn on. Placed tiles, figures and past turn results are
     immutable and shared; containers and the board's feature graph are copied (a deep copy
-    costs ten times as much, and the search makes one per trial play)."""
-    if isinstance(game, CastleGame):
-        return _clone_castle(game)
-    if type(game) is not Game:
+    costs ten times as much, and the search makes one per trial play). A game of The Castle
+    has its keeps, wall tiles, notes and scored features copied too."""
+    if type(game) is not Game and not isinstance(game, CastleGame):
         return copy.deepcopy(game)
     out = copy.copy(game)
     out.board = _clone_board(game.board)
@@ -422,25 +421,14 @@ def _clone(game: Game) -> Game:
     out.track = dict(game.track)
     out.box = Counter(game.box)
     out.history = list(game.history)
-    return out
-
-
-def _clone_castle(game: CastleGame) -> CastleGame:
-    """:func:`_clone` for a game of The Castle (its keeps, wall tiles and notes copied too)."""
-    out = copy.copy(game)
-    out.board = _clone_board(game.board)
-    out.figures = list(game.figures)
-    out.supply = dict(game.supply)
-    out.track = dict(game.track)
-    out.palas = dict(game.palas)
-    out.palas_house = dict(game.palas_house)
-    out.held = {p: list(v) for p, v in game.held.items()}
-    out.used = {p: list(v) for p, v in game.used.items()}
-    out.corners = dict(game.corners)
-    out.box = Counter(game.box)
-    out.history = list(game.history)
-    out.notes = list(game.notes)
-    out.scored = list(game.scored)
+    if isinstance(game, CastleGame) and isinstance(out, CastleGame):
+        out.palas = dict(game.palas)
+        out.palas_house = dict(game.palas_house)
+        out.held = {p: list(v) for p, v in game.held.items()}
+        out.used = {p: list(v) for p, v in game.used.items()}
+        out.corners = dict(game.corners)
+        out.notes = list(game.notes)
+        out.scored = list(game.scored)
     return out
 
 
