@@ -706,14 +706,19 @@ def novelty_map(ev: InteriorEvidence, grid: Grid, chosen: dict[tuple[int, int], 
 
 def white_figures(work: np.ndarray, grid: Grid, ev: InteriorEvidence, chosen: dict[tuple[int, int], Any],
                   others: list[Any], patch: int, cfg: dict[str, Any], fcfg: dict[str, Any]) -> list[Any]:
-    """The white figures on the tiles read: figure-sized blobs of colours new to their tile
-    (:func:`novelty_map`, smoothed over ``novelty_window`` tile sides, above
-    ``novelty_threshold``) with a pale part (lightness at least ``white_min_l``, chroma at most
-    ``white_max_chroma`` in the evened top view: the figure's lit top), away from the figures of
-    other colours (``others``, their boxes grown by ``white_clear`` tile sides: a black figure's
-    shadow is new too). White figures are as pale and grey as the paths and towers, so no colour
-    rule tells them from the print; what they add to their tile does. Each blob is then measured
-    in the photo as any figure is (:func:`vision.figures.find_figures`: foot, standing or lying)."""
+    """The white figures on the tiles read: blobs of colours new to their tile (:func:`novelty_map`,
+    capped at ``novelty_cap``, smoothed over ``novelty_window`` tile sides, at least
+    ``novelty_threshold``) of ``white_min_novel`` to ``white_max_area`` tile areas in the top
+    view, with at least ``white_min_pale`` tile areas of pale pixels (the figure's lit faces: at
+    least ``white_min_dl`` lighter than the lightest paint's prototype and within
+    ``white_max_chroma`` in a, b of the paths' grey, in the evened top view), away from the
+    figures of other colours (``others``, their boxes grown by ``white_clear`` tile sides: a black
+    figure's shadow is new too). White figures are as pale and grey as the paths and towers, so
+    no colour rule tells them from the print; what they add to their tile does. Each blob's pale
+    part (grown by ``white_body_pad``) is measured in the photo as any figure is
+    (:func:`vision.figures.find_figures`), its foot taken at its end nearest the camera
+    (``white_foot_pct``, ``white_foot_inset``), and of two feet within ``white_merge`` tile
+    sides the one with more pale pixels is kept."""
     from .figures import _blob, camera_from_grid
 
     if ev.top_lab is None or not chosen:
@@ -727,7 +732,6 @@ def white_figures(work: np.ndarray, grid: Grid, ev: InteriorEvidence, chosen: di
     path = ev.prototypes[CASTLE_CLASSES.index("path")]
     greyish = np.hypot(lab[..., 1] - path[1], lab[..., 2] - path[2]) <= float(cfg["white_max_chroma"])
     pale = greyish & (lab[..., 0] >= float(ev.prototypes[:, 0].max()) + float(cfg["white_min_dl"])) & (nov > 0)
-    dark = (lab[..., 0] < float(ev.prototypes[:, 0].min()) - 10.0) & (nov > 0)
     new = ((smooth >= float(cfg["novelty_threshold"]))
            | (cv2.dilate(pale.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)).astype(np.uint8)
     c0, r0 = grid.cols.start, grid.rows.start
@@ -791,10 +795,7 @@ def white_figures(work: np.ndarray, grid: Grid, ev: InteriorEvidence, chosen: di
             b.foot = tuple(float(v) for v in grid.to_image(foot[None])[0])
         b.lying = False  # The Castle's figures all stand
         b.features["lit"] = float(lit.sum()) / patch ** 2
-        near = cv2.dilate(part.astype(np.uint8), np.ones((pad * 2 + 1, pad * 2 + 1), np.uint8)) > 0
-        b.features["dark"] = float((dark[y:y + h, x:x + w] & near).sum()) / patch ** 2
         b.features["novel"] = a / patch ** 2
-        b.features["grey"] = float((greyish[y:y + h, x:x + w] & part).sum()) / a
         out.append(b)
     # one figure, one blob: of two feet closer than white_merge tile sides the one with more lit
     # pixels stays (a figure and its shadow, or its two lit faces, seen apart)

@@ -253,27 +253,19 @@ class BoardReader:
         # and as many false ones): white ones are found by what they add to the tiles read
         unseen = [c for c in colours if c not in fcfg["colours"]]
         blobs = find_figures(work, grid, region, fcfg, colours, {})
+        ignore = figures_mask(work.shape[:2], blobs, fcfg)
         ccfg = self.cfg["classify"]
+        ev = interior_evidence(work, grid, layout, region, ignore, templates, kcfg, ccfg, self.cfg["colours"])
+        unary = {c: ll * float(ccfg["scale"]) + (ev.marks[c] if ev.marks else 0.0) for c, ll in ev.loglik.items()}
         strict = frozenset(k.value for k in STRICT_KINDS)
-
-        def classified(blobs: list[Blob]) -> tuple[Any, dict[tuple[int, int], np.ndarray], Any]:
-            """The spaces' evidence, every template's score on each and the board decoded,
-            the pixels under ``blobs`` left out."""
-            ignore = figures_mask(work.shape[:2], blobs, fcfg)
-            ev = interior_evidence(work, grid, layout, region, ignore, templates, kcfg, ccfg, self.cfg["colours"])
-            unary = {c: ll * float(ccfg["scale"]) + (ev.marks[c] if ev.marks else 0.0) for c, ll in ev.loglik.items()}
-            dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), None, strict) if unary else None
-            return ev, unary, dec
-
-        ev, unary, dec = classified(blobs)
+        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), None, strict) if unary else None
         if "white" in unseen and kcfg.get("white_figures") and dec is not None:
             patch = int({**ccfg, **kcfg.get("classify", {})}["patch"])
-            whites = white_figures(work, grid, ev, {c: templates[dec.choice[c]] for c in unary}, blobs, patch,
-                                   kcfg, fcfg)
-            unseen.remove("white")
             # (the tiles read again without the white figures' pixels: 1 tile more of 663 on
-            # the test split, 2 keeps fewer, a third more time; not done)
-            blobs = blobs + whites
+            # the test split, a third more time; not done)
+            blobs = blobs + white_figures(work, grid, ev, {c: templates[dec.choice[c]] for c in unary}, blobs,
+                                          patch, kcfg, fcfg)
+            unseen.remove("white")
         tiles: list[TileEntry] = []
         warnings: list[str] = []
         chosen: dict[tuple[int, int], Template] = {}
