@@ -902,28 +902,37 @@ def _without_last_photo(record: GameRecord, figures_seen: FiguresSeen | None) ->
     return short, set(last.values())
 
 
+def _fits_nearly_whole(game: Game, state: State, evidence: Evidence, max_gap: int,
+                       start: Transform | None = None) -> tuple[Transform, bool]:
+    """The transform that lays the photo onto ``game``'s board (aligned afresh, or scored from
+    ``start``), and whether the photo fits that board nearly whole: usable
+    (:func:`_unusable`) with at least :data:`UNDO_MIN_AGREEMENT` of its tiles among their
+    cells' likeliest (a wrong grid fitting a smaller record by the usual half would take good
+    turns out). A photo of The Castle is in the wall's frame: only its own transform counts."""
+    ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
+    if start is None:
+        start, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
+    transform, agree = _align_by_evidence(ref, evidence, [start], search=not isinstance(game, CastleGame))
+    return transform, (_unusable(ref, state, transform, agree, max_gap) is None
+                       and agree >= UNDO_MIN_AGREEMENT * len(ref))
+
+
 def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_gap: int,
                      figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]] | None:
     """For a photo that does not fit the record (:func:`_unusable`): the record without the
     turns the last photo used added (their cells seen by that photo alone, in ``figures_seen``)
-    and those turns' cells, when this photo fits it nearly whole (:data:`UNDO_MIN_AGREEMENT` of
-    its tiles among their cells' likeliest: a wrong grid fitting a smaller record by the usual
-    half would take good turns out). A small board's photo that read cells of the table as
-    tiles (taken as turns) makes every photo after it unfit; this photo takes them out, and the
-    turns it shows since the shorter record are inferred from it again (its real tiles among
-    them: follow photo game 218, whose third photo read 5 cells for 3 tiles, took 4 turns and
-    left every photo after it unused, 1 of 20 turns' tiles right, until this photo was allowed
-    to show some of those cells). None otherwise."""
+    and those turns' cells, when this photo fits it nearly whole (:func:`_fits_nearly_whole`).
+    A small board's photo that read cells of the table as tiles (taken as turns) makes every
+    photo after it unfit; this photo takes them out, and the turns it shows since the shorter
+    record are inferred from it again (its real tiles among them: follow photo game 218, whose
+    third photo read 5 cells for 3 tiles, took 4 turns and left every photo after it unused, 1
+    of 20 turns' tiles right, until this photo was allowed to show some of those cells). None
+    otherwise."""
     short, dropped = _without_last_photo(record, figures_seen)
     if not dropped:
         return None
     game = _replayed(short)
-    if game is None:
-        return None
-    ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
-    first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
-    transform, agree = _align_by_evidence(ref, evidence, [first])
-    if _unusable(ref, state, transform, agree, max_gap) is not None or agree < UNDO_MIN_AGREEMENT * len(ref):
+    if game is None or not _fits_nearly_whole(game, state, evidence, max_gap)[1]:
         return None
     return short, dropped
 
@@ -934,9 +943,9 @@ def _fits_corrected(record: GameRecord, state: State, evidence: Evidence, max_ga
     """For a photo that does not fit the record (:func:`_unusable`) nor the record without the
     last photo's turns (:func:`_undo_last_photo`): that record (or the whole one) with the few
     tiles this photo's evidence clearly contradicts (:func:`_doubted`, at most
-    :data:`CORRECT_MAX_SHARE` of them, or one) replaced by what it shows, when the photo then fits it
-    nearly whole (:data:`UNDO_MIN_AGREEMENT`). Returns the record, the cells whose turns and
-    evidence so far are dropped (the last photo's turns and the corrected tiles) and the
+    :data:`CORRECT_MAX_SHARE` of them, or one) replaced by what it shows, when the photo then
+    fits it nearly whole (:func:`_fits_nearly_whole`). Returns the record, the cells whose turns
+    and evidence so far are dropped (the last photo's turns and the corrected tiles) and the
     corrected cells; None otherwise.
 
     A tile taken wrongly from one photo (a monastery under its monk read as a city tile, then
@@ -948,18 +957,12 @@ def _fits_corrected(record: GameRecord, state: State, evidence: Evidence, max_ga
         game = _replayed(base)
         if game is None or len(game.board.tiles) < EVIDENCE_MIN_TILES:
             continue
-        ref = {c: (p.tile, p.rot) for c, p in game.board.tiles.items()}
-        first, _ = align(ref, state, [(f.player, f.at) for f in game.figures])
-        transform, _ = _align_by_evidence(ref, evidence, [first], search=record.game != "castle")
+        transform, _ = _fits_nearly_whole(game, state, evidence, max_gap)
         doubted = _doubted(game, _CellEvidence(evidence, transform), trust)
-        if not doubted or len(doubted) > max(1.0, CORRECT_MAX_SHARE * len(ref)):
+        if not doubted or len(doubted) > max(1.0, CORRECT_MAX_SHARE * len(game.board.tiles)):
             continue
         fixed = _rewrite(base, [(c, e.tile, e.rot) for c, e in doubted.items()])
-        if fixed is None:
-            continue
-        ref = {c: (p.tile, p.rot) for c, p in fixed[1].board.tiles.items()}
-        transform, agree = _align_by_evidence(ref, evidence, [transform], search=record.game != "castle")
-        if _unusable(ref, state, transform, agree, max_gap) is None and agree >= UNDO_MIN_AGREEMENT * len(ref):
+        if fixed is not None and _fits_nearly_whole(fixed[1], state, evidence, max_gap, transform)[1]:
             return fixed[0], gone | set(doubted), set(doubted)
     return None
 
