@@ -43,6 +43,7 @@ from .classify import (
     expected_observations,
     point_weights,
     refine_posteriors,
+    top_view,
     warp_board,
 )
 from .colours import _bin_index, adapt_prototypes, posteriors
@@ -735,8 +736,7 @@ def white_figures(work: np.ndarray, grid: Grid, ev: InteriorEvidence, chosen: di
     new = ((smooth >= float(cfg["novelty_threshold"]))
            | (cv2.dilate(pale.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)).astype(np.uint8)
     c0, r0 = grid.cols.start, grid.rows.start
-    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
-    to_top = S @ grid.H
+    to_top = top_view(grid, patch)
     clear = np.zeros_like(new)
     grow = float(cfg["white_clear"]) * grid.side_px()
     for b in others:

@@ -34,12 +34,18 @@ class CellEvidence:
     hidden: float = 0.0  # fraction of the cell behind figures (the shield search's mask)
 
 
+def top_view(grid: Grid, patch: int, margin: int = 0) -> np.ndarray:
+    """The homography from work pixels to the top view of the grid's cells (and ``margin``
+    cells around them), ``patch`` pixels per tile, its origin at the first cell's corner."""
+    c0, r0 = grid.cols.start - margin, grid.rows.start - margin
+    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
+    return S @ grid.H
+
+
 def warp_board(img: np.ndarray, grid: Grid, patch: int, interp: int = cv2.INTER_AREA) -> np.ndarray:
     """The board as a top view, ``patch`` pixels per tile, covering the grid's cells."""
-    c0, r0 = grid.cols.start, grid.rows.start
-    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
     size = (len(grid.cols) * patch, len(grid.rows) * patch)
-    return cv2.warpPerspective(img, S @ grid.H, size, flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(img, top_view(grid, patch), size, flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
 def confusion(cfg: dict[str, Any]) -> np.ndarray:
@@ -54,12 +60,11 @@ def table_samples(work: np.ndarray, grid: Grid, patch: int, cfg: dict[str, Any])
     "outside the tile colour mask", this works on a wooden table whose colour passes for a tile.
     Returns an (N, 3) array (possibly empty when the board fills the photo)."""
     m = int(cfg["table_ring_cells"])
-    c0, r0 = grid.cols.start - m, grid.rows.start - m
     cols, rows = len(grid.cols) + 2 * m, len(grid.rows) + 2 * m
-    S = np.array([[patch, 0, -c0 * patch], [0, patch, -r0 * patch], [0, 0, 1]], dtype=np.float64)
+    to_top = top_view(grid, patch, m)
     size = (cols * patch, rows * patch)
-    ring = cv2.warpPerspective(work, S @ grid.H, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
-    valid = cv2.warpPerspective(np.full(work.shape[:2], 255, np.uint8), S @ grid.H, size,
+    ring = cv2.warpPerspective(work, to_top, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
+    valid = cv2.warpPerspective(np.full(work.shape[:2], 255, np.uint8), to_top, size,
                                 flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT) > 0
     # keep away from the tiles' own border (a tile twisted or laid sloppily reaches a little out)
     inner = np.zeros(valid.shape, dtype=bool)
