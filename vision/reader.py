@@ -311,8 +311,8 @@ class BoardReader:
         for conflict in conflicts:
             warnings.append(f"check: {conflict}")
         reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
-        evidence = {c: {(t.tile.id, t.rot): float(u[k]) for k, t in enumerate(templates)} for c, u in unary.items()}
-        return ReadDetail(reading=reading, grid=grid, work=work, origin=(0, 0), evidence=evidence)
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(0, 0),
+                          evidence=cell_evidence(unary, templates, (0, 0)))
 
     def _map(self, fn: Any, items: list[Any]) -> list[Any]:
         """``[fn(x) for x in items]``, on up to ``read.threads`` threads (0: one per CPU); an item
