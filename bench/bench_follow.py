@@ -233,7 +233,8 @@ def run_game(seed: int, mode: str, game: str = "base") -> GameOutcome:
     out: dict[bool, tuple[GameRecord, int, bool, list[float], int, int, int]] = {}
     # The Castle's questions often differ only in the end totals (a keep on one house or
     # another): answered by them too, as the photo games' are (the base figures: by the track)
-    finals = [true_finals(record)[i] for i in taken] if game == "castle" else None
+    every = true_finals(record) if game == "castle" else None
+    finals = [every[i] for i in taken] if every is not None else None
     for ask in (True, False):
         out[ask] = follow(photos, truth_tracks, ask, finals=finals)
     asked, unasked = out[True], out[False]
