@@ -177,6 +177,9 @@ CORRECT_MAX_SHARE = 0.25
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
 #: more than in its own.
 FIGURE_MIN_SIGHTINGS = 2
+#: A follower first seen on a tile laid up to this many turns before the new photo's turns, in
+#: its player's colour, is asked about (:func:`_late_followers`).
+LATE_FOLLOWER_TURNS = 2
 #: A tile played before is rewritten when the evidence summed over at least two photos for the
 #: likeliest tile that can lie there beats the evidence for it by more than this.
 EVIDENCE_SUM_MARGIN = 8.0
@@ -1758,10 +1761,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             visible.pop(m.at, None)
         else:
             photo[k] += 1
+    late: list[MeepleEntry] = []  # followers on tiles laid before this step that the game does not hold
     for m in meeples:
         if m.at in game.board.tiles and _figure_key(game.board, m.player, m.at, m.on) not in _engine_figures(game):
             warnings.append(f"{m.player}'s follower at {list(m.at)} was not there before and no new tile "
                             "brought it; ignored")
+            late.append(m)
     hidden_cache: dict[tuple[Cell, TileType, int], list[str]] = {}
 
     def hidden_slots(cell: Cell, tile: TileType, rot: int) -> list[str]:
@@ -1852,6 +1857,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a coat of arms the photos cannot tell now changes the score: the players are asked"),
         (lambda: _snapped_followers(full, end_game, game, chosen_turns, weak),
          "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players are asked"),
+        (lambda: _late_followers(full, end_game, game, chosen_turns, late),
+         "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
+         "the players are asked"),
     )
     if len(alternatives) <= 1:
         alternatives = []
@@ -2874,6 +2882,49 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
                   and t.tile.segments[i].kind is Kind.FIELD]
         return [(_snap_question(t, side), {"meeple": side}) for side in fields]
     return _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""))
+
+
+def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                    late: Sequence[MeepleEntry], back: int = LATE_FOLLOWER_TURNS) -> list[tuple[Alternative, Game]]:
+    """Alternatives for a follower the photo shows on a tile laid in one of the ``back`` turns
+    before this step's ``turns``, in the colour of the player who laid it, where that turn has no
+    follower (``late``: the photo's followers the game before the step does not hold).
+
+    The photo of that turn missed the figure (the reader misses about one figure in ten), or
+    this photo sees one that is not there (far rarer in the colour of the very player who laid
+    that tile). The photos after it settle it (:func:`_revise_followers` adds a follower that
+    :data:`FIGURE_MIN_SIGHTINGS` photos show), but the last turn's follower is seen in one photo
+    only: a knight put on the next-to-last tile and missed by its photo left the final scores
+    wrong (fresh photo game 555). Returns ``record`` as it is first, then with each such turn
+    given the follower as seen (when the game replays so and its end totals differ), with their
+    games, or []."""
+    first = len(record.turns) - len(turns)
+    out: list[tuple[Alternative, Game]] = []
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    asked: list[str] = []
+    for m in late:
+        for i in range(first - 1, max(-1, first - 1 - back), -1):
+            t = record.turns[i]
+            if t.at != m.at or t.tile is None or t.discarded:
+                continue
+            if t.player == m.player and t.meeple is None and t.take_back is None:
+                summary = _late_question(t, m.on)
+                got = _changed_alternative(record, i, turns, before, summary, finals, meeple=m.on)
+                if got is not None:
+                    out.append(got)
+                    asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
+            break
+    if not out:
+        return []
+    return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+
+
+def _late_question(t: Turn, slot: str) -> str:
+    """One answer to a late-follower question: turn ``t`` put its follower at ``slot``."""
+    kind = ""
+    if t.tile is not None and (i := _segment(t.tile, t.rot, slot)) is not None:
+        kind = f" {t.tile.segments[i].kind.value}"
+    return f"{t.player} put a follower on the{kind} of the tile at {list(t.at or ())} ({slot})"
 
 
 def _snap_question(t: Turn, slot: str) -> str:

@@ -1320,3 +1320,27 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     assert f"in the field beside the road ({farmer.record.turns[-1].meeple})" in farmer.summary
     assert "on the road (E)" in asked.alternatives[0].summary
     assert not look(res, on_road, []).ambiguous
+
+
+def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked() -> None:
+    """Fresh photo game 555: the next-to-last turn's knight was missed by its photo and seen only
+    by the last one, too few photos to add it (:func:`scorer.follow._revise_followers`), so the
+    final scores missed its city. A follower the photo shows, in its player's colour, on a tile
+    laid just before the last photo whose turn has none is now asked about: the turn as recorded
+    first, then with the follower as seen. In another player's colour, nothing is asked."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # a thief on the road east of the start
+    missed = replace(photo(game), meeples=())
+    res = step(res, missed)
+    assert res.record.turns[-1].meeple is None
+    game.play(Turn("blue", tile("U"), (-1, 0), 0))
+    later = photo(game)
+    asked = step(res, later)
+    assert asked.ambiguous
+    assert [a.record.turns[-2].meeple for a in asked.alternatives] == [None, "E"]
+    assert asked.alternatives[1].final["red"] == 3 != asked.alternatives[0].final["red"]
+    assert "red put a follower on the road of the tile at [1, 0] (E)" in asked.alternatives[1].summary
+    assert any("first seen now" in w for w in asked.warnings)
+    wrong_colour = replace(later, meeples=tuple(replace(m, player="blue") for m in later.meeples))
+    assert not step(res, wrong_colour).ambiguous
