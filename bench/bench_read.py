@@ -26,7 +26,7 @@ SCANS = Path(__file__).resolve().parents[1] / ".." / "shared" / "art" / "classic
 TEST_SEED0 = 100_000
 
 
-def run(style: str, n: int, tiles: int, preset_name: str, reader: BoardReader) -> None:
+def run(style: str, n: int, tiles: int, preset_name: str, reader: BoardReader, per_photo: bool = False) -> None:
     from vision.synth import generate, preset
 
     params = preset(preset_name)
@@ -62,6 +62,9 @@ def run(style: str, n: int, tiles: int, preset_name: str, reader: BoardReader) -
         agg["mm"] += m.meeples_matched
         agg["ms"] += m.meeples_segment
         agg["exact"] += m.exact
+        if per_photo:  # to see which photos a change moved
+            print(f"  seed {seed}: tiles {m.tiles_exact}/{m.tiles_truth}, figures {m.meeples_matched}/"
+                  f"{m.meeples_truth} ({m.meeples_found} found, {m.meeples_segment} on the right segment)")
     prec = agg["mm"] / max(1, agg["mf"])
     rec = agg["mm"] / max(1, agg["mt"])
     f1 = 2 * prec * rec / max(1e-9, prec + rec)
@@ -95,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--preset", default="default")
     ap.add_argument("--art", nargs="+", default=["procedural", "scans"])
     ap.add_argument("--timing-photos", type=int, default=5)
+    ap.add_argument("--per-photo", action="store_true", help="a line per photo: tiles and figures right")
     args = ap.parse_args(argv)
     reader = BoardReader()
     for style in args.art:
-        run(style, args.photos, args.tiles, args.preset, reader)
+        run(style, args.photos, args.tiles, args.preset, reader, args.per_photo)
     if args.timing_photos:
         time_12mp(reader, args.timing_photos, args.tiles, args.preset)
     return 0

@@ -52,6 +52,7 @@ class Grid:
     pitch_px: float  # median tile side in work pixels
     blocks: float = 1.0  # see split_share: near 0 when the board cells form aligned 2x2 or 3x3 blocks
     outline: bool = False  # fitted to a tiny board's outline (see _blob_grid), not found by the comb
+    polygon: bool = False  # fitted to a tiny board's outline polygon (vision.outline): the photo is of a tiny board
     board_cells: int = 0  # cells the grid check judged board (0: not judged)
 
     def to_board(self, pts: np.ndarray) -> np.ndarray:

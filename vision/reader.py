@@ -32,7 +32,8 @@ from .decode import decode
 from .errors import BoardNotFoundError
 from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset, shield_search_mask
 from .load import load_image
-from .locate import Grid, coarser_grid, locate_candidates, same_grid, tile_mask
+from .locate import Grid, board_region, coarser_grid, locate_candidates, same_grid, tile_mask
+from .outline import outline_grids
 from .refine import refine_grid
 from .templates import Template, build_templates
 
@@ -108,7 +109,7 @@ class BoardReader:
         box_tiles = sum(box.values())
         masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
         spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
-        hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare)
+        hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare, polygons=prior is not None)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
 
         def attempt(h: tuple[Grid, np.ndarray, dict[str, Any]]) -> tuple[Any, ...]:
@@ -332,13 +333,15 @@ class BoardReader:
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError], box_tiles: int,
                     masks: list[np.ndarray] | None = None,
                     spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] | None = None,
-                    ) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
+                    polygons: bool = False) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
         check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
         than their own variant's first) above that first's, largest gain first, none twice and
         at most ``max_attempts`` in all. ``masks`` receives each variant's tile mask, in order;
-        ``spare`` every other grid found, with its grid check score (read.retry_below)."""
+        ``spare`` every other grid found, with its grid check score (read.retry_below). With
+        ``polygons`` (a followed game's photo, read with the previous board as its prior), also a
+        tiny board's grids from its outline polygon (:mod:`vision.outline`)."""
         rcfg = self.cfg["read"]
         first: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
@@ -419,6 +422,16 @@ class BoardReader:
             for grid, tilecol, lcfg in split_only:
                 if len(out) < int(rcfg["max_attempts"]) and not any(same_grid(grid, g) for g, _, _ in out) \
                         and grid.board_cells / 4 >= ratio * most:
+                    out.append((grid, tilecol, lcfg))
+        if polygons and first and int(first[0][3].get("polygon_keep", 0)) > 0:
+            # a tiny board's grids from its outline polygon (vision.outline), on the first
+            # variant's tile mask: where few seams put the vanishing points off, no grid above
+            # is square on the table. Only with a prior, whose fit tells a lattice that reads the
+            # board's tiles wrongly: alone, their seams unchecked, a polygon's grids won over the
+            # comb's right one on 2 of bench_grid --small's 24 test photos (91.7% -> 83.3%)
+            _, _, tilecol, lcfg = first[0]
+            for _, grid in outline_grids(board_region(tilecol), lcfg):
+                if not any(same_grid(grid, g) for g, _, _ in out):
                     out.append((grid, tilecol, lcfg))
         if spare is not None:
             found = first + [(sc, grid, tilecol, lcfg) for sc, _, _, grid, tilecol, lcfg in extra]
@@ -878,8 +891,19 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
         if coverage is not None and a[0] > 0:
             gain *= coverage(a)
         return float(a[0] * gain * (n / max(1, len(a[3]))) ** power)
+    # a tiny board's photo (its outline polygon gave grids): how much each grid's cells look
+    # like the tiles read on them (mean log-likelihood) counts too, which tells grids apart that
+    # score alike: the outline fits a lattice a tile longer or twice as fine as well, and each
+    # reads its two or three cells as consistently, but their cells are not a tile's (photo
+    # games 552, 559). (On every photo, it moved a few near ties of 40-tile boards: test split
+    # scans 1 tile fewer, procedural 1 figure fewer.)
+    tiny = any(getattr(a[1], "polygon", False) for a in attempts)
+    look_w = float(cfg.get("looks_weight", 0.0)) if tiny else 0.0
+
+    def looks(a: tuple[Any, ...]) -> float:
+        return look_w * float(np.mean([a[5][c] for c in a[3]])) if look_w and a[3] else 0.0
     if prior is None or len(attempts) < 2 or not float(cfg.get("prior_fit_weight", 0.0)):
-        return max(attempts, key=own)
+        return max(attempts, key=lambda a: own(a) + looks(a))
     w = float(cfg["prior_fit_weight"])
     n = float(max(1, len(prior.tiles)))
-    return max(attempts, key=lambda a: w * prior_fit(a[3], templates, prior, cfg) + own(a, n))
+    return max(attempts, key=lambda a: w * prior_fit(a[3], templates, prior, cfg) + own(a, n) + looks(a))

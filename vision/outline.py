@@ -1,0 +1,194 @@
+"""Grids of a tiny board fitted to its outline polygon, without the seams' vanishing points.
+
+A board of two to a few tiles (the start of every followed game) gives the comb search too few
+seams, and its few straight edges can put the vanishing points off, so the rectified frame is
+skewed and no split of it is square (photo games 552-563: 15 of their 48 photos of 2 to 5 tiles
+read wrongly; of the six looked at, none had the right grid among those tried). The board's outline, though, is a polyomino seen
+in perspective: a polygon whose corners lie on the tile lattice. Each way of giving its edges
+whole numbers of tiles (turning left at a convex corner, right at a reflex one, closing up)
+fixes a homography from the photo to the lattice; the right one maps the polygon's corners onto
+the lattice corners (a residual of a few pixels) and, for some plausible focal length of a phone
+camera, makes the lattice's axes and its cells' diagonals meet at right angles on the table (a
+square tile). Those that pass are extra grid hypotheses; the reader's classification and prior
+choose among them as among the comb's grids.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .locate import Grid, _apply, _north_up, grid_pitch, same_grid
+
+# unit steps along the lattice's +x, +y, -x, -y (board frame: y down, as the image)
+_STEPS = np.array([[1, 0], [0, 1], [-1, 0], [0, -1]])
+
+
+def outline_polygons(region: np.ndarray, cfg: dict[str, Any]) -> list[np.ndarray]:
+    """The corners (N x 2, work pixels, the contour's own order) of the largest component of
+    ``region``, opened over ``polygon_open_frac`` of the square root of its area (a shadow's
+    spur) and closed over ``polygon_close_frac`` of it, its dents less than ``polygon_notch_frac`` of
+    it deep cut off (:func:`_notches_filled`), simplified to within each of ``polygon_eps`` of its
+    perimeter: the distinct polygons with an even number of corners, 4 to
+    ``polygon_max_corners``. Empty when the region touches the photo's border (a table passing
+    for tiles: its outline says nothing)."""
+    h, w = region.shape
+    mask = region.astype(np.uint8)
+    area = float(mask.sum())
+    if area < 100:
+        return []
+
+    def disc(frac: float) -> np.ndarray:
+        k = max(3, int(round(frac * np.sqrt(area))) | 1)
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    mask = cv2.morphologyEx(cv2.morphologyEx(mask, cv2.MORPH_OPEN, disc(float(cfg["polygon_open_frac"]))),
+                            cv2.MORPH_CLOSE, disc(float(cfg["polygon_close_frac"])))
+    cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not cnts:
+        return []
+    c = _notches_filled(max(cnts, key=cv2.contourArea), float(cfg["polygon_notch_frac"]) * np.sqrt(area))
+    x, y, bw, bh = cv2.boundingRect(c)
+    m = float(cfg["small_border_margin"]) * max(h, w)
+    if x < m or y < m or x + bw > w - 1 - m or y + bh > h - 1 - m:
+        return []
+    out: list[np.ndarray] = []
+    for eps in cfg["polygon_eps"]:
+        poly = cv2.approxPolyDP(c, float(eps) * cv2.arcLength(c, True), True).reshape(-1, 2).astype(np.float64)
+        n = len(poly)
+        if 4 <= n <= int(cfg["polygon_max_corners"]) and n % 2 == 0 \
+                and not any(len(q) == n and np.allclose(q, poly) for q in out):
+            out.append(poly)
+    return out
+
+
+def _notches_filled(contour: np.ndarray, depth: float) -> np.ndarray:
+    """The outer contour with every dent less than ``depth`` deep (from its convex hull) cut off
+    along the hull: a figure standing on a tile's edge, a shadow across it, a rounded city
+    corner. A board's own bays (an L's inner corner) are a tile deep and stay."""
+    if len(contour) < 5:
+        return contour
+    hull = cv2.convexHull(contour, returnPoints=False)
+    try:
+        defects = cv2.convexityDefects(contour, hull)
+    except cv2.error:  # a self-touching contour: left as it is
+        return contour
+    if defects is None:
+        return contour
+    pts = contour.reshape(-1, 2)
+    keep = np.ones(len(pts), bool)
+    for start, end, _, d in defects.reshape(-1, 4):
+        if d / 256.0 < depth:
+            if start < end:
+                keep[start + 1:end] = False
+            else:  # the dent wraps past the contour's first point
+                keep[start + 1:] = False
+                keep[:end] = False
+    return pts[keep].reshape(-1, 1, 2)
+
+
+def _turns(poly: np.ndarray) -> np.ndarray:
+    """+1 where the polygon turns with its own orientation (a convex corner), -1 against it."""
+    d = np.roll(poly, -1, axis=0) - poly
+    cross = d[:, 0] * np.roll(d, -1, axis=0)[:, 1] - d[:, 1] * np.roll(d, -1, axis=0)[:, 0]
+    s = np.sign(cross)
+    return s * (1 if s.sum() > 0 else -1)
+
+
+def lattice_corners(poly: np.ndarray, max_tiles: int, max_len: int) -> list[np.ndarray]:
+    """Every lattice polygon (N x 2 board units) the image polygon ``poly`` can be: edge ``i``
+    runs ``len_i`` (1..``max_len``) tiles, turning by a quarter at each corner, left or right as
+    the image polygon turns there, closing up, with at most ``max_tiles`` tiles inside. The
+    image's orientation is kept (a board seen from above is never mirrored)."""
+    n = len(poly)
+    turns = _turns(poly)
+    area = 0.5 * float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    # image y is down like the board's: the same sign of area keeps the orientation
+    turn_sign = 1 if area > 0 else -1
+    dirs = [0]
+    for i in range(n - 1):
+        dirs.append((dirs[-1] + turn_sign * int(turns[i])) % 4)
+    steps = _STEPS[dirs]
+    if (dirs[-1] + turn_sign * int(turns[n - 1])) % 4 != 0:
+        return []  # the turns do not close a rectilinear polygon
+    lens = np.array(list(itertools.product(range(1, max_len + 1), repeat=n)), dtype=np.int64)
+    disp = lens[:, :, None] * steps[None, :, :]  # (combos, edges, 2)
+    lens = lens[~disp.sum(axis=1).any(axis=1)]  # closing up
+    out = []
+    for row in lens:
+        corners = np.vstack([[0, 0], np.cumsum(steps * row[:, None], axis=0)[:-1]])
+        a = 0.5 * abs(float(np.sum(corners[:, 0] * np.roll(corners[:, 1], -1) - np.roll(corners[:, 0], -1) * corners[:, 1])))
+        if a <= max_tiles:
+            out.append(corners.astype(np.float64))
+    return out
+
+
+def _square_error(H: np.ndarray, size: tuple[int, int], focal_range: tuple[float, float]) -> float:
+    """How far the lattice of homography ``H`` (work image -> board units) is from square tiles on
+    the table, seen by a pinhole camera (principal point at the photo's centre, focal length
+    ``f`` in ``focal_range`` of the longer side): the least, over ``f``, of the larger |cosine| of
+    the angle between the lattice's axes and between a cell's diagonals on the table.
+
+    With ``M = K [Dx Dy X0]`` (board units -> image, up to scale), ``K^-1 M e_x`` and
+    ``K^-1 M e_y`` are the table's steps along the lattice's axes with their true relative
+    lengths: a square tile has them at right angles (cosine 0) and of equal length (the
+    diagonals at right angles). Seen from straight above the focal length drops out and this is
+    the cells' squareness in the photo."""
+    h, w = size
+    s = float(max(h, w))
+    T = np.array([[1 / s, 0, -w / (2 * s)], [0, 1 / s, -h / (2 * s)], [0, 0, 1]])
+    M = T @ np.linalg.inv(H)  # board units -> normalised image
+
+    def cos(a: np.ndarray, b: np.ndarray) -> float:
+        return abs(float(a @ b)) / max(float(np.linalg.norm(a) * np.linalg.norm(b)), 1e-12)
+    best = np.inf
+    for f in np.geomspace(focal_range[0], focal_range[1], 32):
+        k_inv = np.array([1 / f, 1 / f, 1.0])
+        dx, dy = k_inv * M[:, 0], k_inv * M[:, 1]
+        best = min(best, max(cos(dx, dy), cos(dx + dy, dx - dy)))
+    return best
+
+
+def outline_grids(region: np.ndarray, cfg: dict[str, Any]) -> list[tuple[float, Grid]]:
+    """Grid hypotheses of a tiny board from its outline polygon (module docstring), best first:
+    (-square error, grid) for every lattice polygon whose corners the homography fits within
+    ``polygon_fit_tol`` of a tile side and whose tiles are square within ``polygon_square_cos``;
+    at most ``polygon_keep``. Empty when the region is not a tiny board's outline."""
+    h, w = region.shape
+    found: list[tuple[float, Grid]] = []
+    for poly, corners in ((p, c) for p in outline_polygons(region, cfg) for c in _multiples_dropped(
+            lattice_corners(p, int(cfg["small_max_tiles"]), int(cfg["polygon_max_len"])))):
+        H, _ = cv2.findHomography(poly, corners, 0)
+        if H is None:
+            continue
+        back = _apply(np.linalg.inv(H), corners)
+        side = np.median(np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)
+                         / np.maximum(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1), 1))
+        if float(np.max(np.linalg.norm(back - poly, axis=1))) > float(cfg["polygon_fit_tol"]) * side:
+            continue
+        err = _square_error(H, (h, w), tuple(cfg["vp_focal_range"]))
+        if err > float(cfg["polygon_square_cos"]):
+            continue
+        Hn = _north_up(H, w, h)
+        b = _apply(Hn, poly)
+        c0, r0 = np.floor(b.min(axis=0) + 0.25).astype(int)
+        c1, r1 = np.ceil(b.max(axis=0) - 0.25).astype(int)
+        cols, rows = range(int(c0), int(c1)), range(int(r0), int(r1))
+        if not len(cols) or not len(rows):
+            continue
+        g = Grid(H=Hn, cols=cols, rows=rows, pitch_px=grid_pitch(Hn, cols, rows), outline=True, polygon=True)
+        if not any(same_grid(g, f) for _, f in found):
+            found.append((-err, g))
+    found.sort(key=lambda t: -t[0])
+    return found[: int(cfg["polygon_keep"])]
+
+
+def _multiples_dropped(lattices: list[np.ndarray]) -> list[np.ndarray]:
+    """``lattices`` less those that are another one scaled by a whole number: a quad fits 2 x 1
+    tiles and 4 x 2 alike, and the finer lattice's cells, a quarter of a tile each, read as
+    consistently (a bigger board's own seams give its grid to the comb search)."""
+    def multiple(a: np.ndarray, b: np.ndarray) -> bool:
+        return len(a) == len(b) and any(np.array_equal(a, k * b) for k in range(2, 5))
+    return [a for a in lattices if not any(multiple(a, b) for b in lattices if b is not a)]
