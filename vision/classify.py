@@ -213,7 +213,11 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     at most ``shield_max_area`` of a tile whose sides are at most ``shield_max_side`` tile
     sides, so the table (a blue cloth showing through the gaps between tiles, a strip running
     along many cells) and figures are not taken for one, while a crest printed in a tile's very
-    corner still counts (a fixed margin along the border would cut it off). A blob counts for
+    corner still counts (a fixed margin along the border alone would cut it off). Such a corner
+    crest often touches the table seen in the gaps, and the joined blob is too large: a second
+    search with a thin band along every cell border cut out (``shield_border_cut``) finds it,
+    keeping only blobs darker than ``shield_cut_max_l`` times the road (the cut leaves pieces of
+    light roads); the larger share of the two searches counts. A blob counts for
     the cell holding its centre, with its blueness beyond the threshold summed over its pixels,
     per tile area; the reader compares the result with ``shield_min_frac``. A blob touching
     ``attached_top`` (the boxes of the blue figures) and darker than ``shield_attached_max_l``
@@ -223,6 +227,31 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     drop = float(cfg["shield_b_drop"])
     db = float(protos[2, 2]) - lab[..., 2]
     mask = ((db > drop) & ~ignore_top).astype(np.uint8)
+    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top)
+    cut = int(round(float(cfg.get("shield_border_cut", 0.0)) * patch))
+    if cut >= 1:
+        # a crest printed in a tile's corner touches the table seen in the gaps along the tile's
+        # border (a purple or blue cloth is as blue): its blob is then too large for a crest.
+        # Cut the cells' borders out and look again; the larger share of either look counts
+        pos_y = np.arange(mask.shape[0]) % patch
+        pos_x = np.arange(mask.shape[1]) % patch
+        inner_y = (pos_y >= cut) & (pos_y < patch - cut)
+        inner_x = (pos_x >= cut) & (pos_x < patch - cut)
+        inner = (inner_y[:, None] & inner_x[None, :]).astype(np.uint8)
+        # the cut also leaves pieces of light roads (near white, a little bluer than the road
+        # colour) as small blobs: a crest is printed mid-blue, darker than the road
+        out = np.maximum(out, _crest_blobs(mask & inner, db, lab, patch, rows, cols, protos, cfg, attached_top,
+                                           float(cfg.get("shield_cut_max_l", np.inf))))
+    return out
+
+
+def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, rows: int, cols: int,
+                 protos: np.ndarray, cfg: dict[str, Any], attached_top: np.ndarray | None,
+                 max_l: float = np.inf) -> np.ndarray:
+    """Per cell, the summed blueness per tile area of the largest crest-like blob of ``mask``
+    (see :func:`shield_share`); only blobs whose mean lightness is below ``max_l`` times the
+    road colour's count."""
+    drop = float(cfg["shield_b_drop"])
     out = np.zeros((rows, cols))
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
@@ -238,6 +267,10 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     # the rest of the table by a figure's box) is not
     small &= short_side >= float(cfg.get("shield_min_aspect", 0.0)) * long_side
     small[0] = False  # the background
+    if np.isfinite(max_l):
+        mean_l = np.bincount(labels.ravel(), weights=lab[..., 0].ravel(), minlength=n) / \
+            np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        small &= mean_l < max_l * float(protos[2, 0])
     if attached_top is not None and attached_top.any():
         near = cv2.dilate(attached_top.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
         # dark ones only: a figure's shaded side is far darker than the road, a crest printed

@@ -54,6 +54,30 @@ def test_shield_share_counts_a_crest_in_the_corner_but_not_a_figure_sized_blob()
     assert share[0, 1] == 0.0
 
 
+def test_a_corner_crest_touching_the_blue_table_in_the_gap_is_found_with_the_border_cut() -> None:
+    """Scans tuning photos 10290-10329: crests printed in a tile's corner joined the purple or
+    blue table seen in the gap along the border into one blob too large for a crest (21 shield
+    tiles with a visible crest read without one). The second search with the cells' borders cut
+    out finds the crest; a light bluish piece of road the cut leaves is no crest."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    lab[0:2, :] = (90, 150, 60)  # the blue table seen in the gap along the top of both cells
+    lab[2:8, 2:8] = (90, 130, 100)  # cell 0: a crest in the NW corner, touching the gap
+    lab[2:8, patch + 20: patch + 26] = (212, 128, 118)  # cell 1: a light bluish road piece, touching it
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    no_top = np.zeros(lab.shape[:2], bool)
+    share = shield_share(lab, no_top, 1, 2, protos, cfg)
+    assert float(cfg["shield_border_cut"]) > 0
+    assert share[0, 0] >= float(cfg["shield_min_frac"])
+    assert share[0, 1] == 0.0
+    uncut = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_border_cut": 0.0})
+    assert uncut[0, 0] == 0.0  # joined with the table, the blob is too large for a crest
+    unbounded = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_cut_max_l": float("inf")})
+    assert unbounded[0, 1] > 0.0  # only its lightness tells the road piece from a crest
+
+
 def test_a_sliver_of_blue_table_along_a_tiles_border_is_no_crest() -> None:
     """Photo game 65 (blue cloth): a red knight's box cut a strip of the table seen in the gap
     along the top of an N off the rest of the table (0.23 x 0.02 tiles); it passed for a crest
