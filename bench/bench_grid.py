@@ -20,7 +20,7 @@ extra and missing cells (found minus true, true minus found, after the best alig
 With ``--real`` the labelled real photos (``shared/photos/real-dev/*.truth.json``) are compared
 the same way (cells only: they have no quads).
 
-    python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--real]
+    python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--art scans] [--real]
     python bench/bench_grid.py --small [--seed0 100000] [--photos 24]
 
 Test seeds start at 100000 (``--seed0 100000``); tune on others (e.g. 5000-5100).
@@ -80,10 +80,17 @@ def quad_match(found: list[np.ndarray], truth: list[np.ndarray]) -> tuple[int, l
     return n, errs, rel
 
 
-def run_synth(reader: BoardReader, seed0: int, n: int, tiles: int, preset_name: str, verbose: bool) -> None:
+def run_synth(reader: BoardReader, seed0: int, n: int, tiles: int, preset_name: str, verbose: bool,
+              art: str = "procedural", shared: Path = SHARED) -> None:
     from vision.synth import generate, preset
 
     params = preset(preset_name)
+    if art == "scans":
+        scans = shared / "art" / "classic"
+        if not scans.is_dir():
+            print("scans: art folder missing, skipped")
+            return
+        params = params.with_art("scans", str(scans))
     right = fails = 0
     tt = tf = tm = 0
     errs: list[float] = []
@@ -117,7 +124,7 @@ def run_synth(reader: BoardReader, seed0: int, n: int, tiles: int, preset_name: 
             med = statistics.median(e) if e else float("nan")
             print(f"  seed {seed}: found {len(found):>3} true {len(truth.tiles):>3} matched {m:>3} "
                   f"cells {'OK ' if ok else 'BAD'} corner median {med:6.1f} px")
-    print(f"grid {preset_name} seeds {seed0}..{seed0 + n - 1}: photos {n} (failed {fails}) | "
+    print(f"grid {preset_name} {art} seeds {seed0}..{seed0 + n - 1}: photos {n} (failed {fails}) | "
           f"cells right {right / max(1, n):.1%} | cell recall {tm / max(1, tt):.1%} precision "
           f"{tm / max(1, tf):.1%} | corner error median {statistics.median(errs) if errs else float('nan'):.1f} px "
           f"({statistics.median(rel) if rel else float('nan'):.1%} of a tile side) | "
@@ -215,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--photos", type=int, default=40)
     ap.add_argument("--tiles", type=int, default=40)
     ap.add_argument("--preset", default="default")
+    ap.add_argument("--art", default="procedural", choices=["procedural", "scans"])
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--small", action="store_true", help="boards of 1..8 tiles from game starts")
     ap.add_argument("--shared", default=str(SHARED))
@@ -224,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.small:
         run_small(reader, args.seed0, args.photos, args.preset, args.verbose)
     elif args.photos:
-        run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose)
+        run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose, args.art,
+                  Path(args.shared))
     if args.real:
         run_real(reader, Path(args.shared))
     return 0

@@ -154,6 +154,36 @@ class BoardReader:
             retried = choose(more_tried)
             if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
                 tried, best = more_tried, retried
+        ratio = float(rcfg.get("retry_cells_ratio", 0.0))
+        if ratio > 0:
+            # the chosen grid read few cells where another grid the variants found holds many
+            # times as many board cells (no more than the box has tiles): a small board far from
+            # the camera, whose comb settled on a pitch two or three tiles wide that reads each
+            # cell's jumble well enough (scans tuning 5027: 6 cells of 94 px read, the board's
+            # 37 px grid, holding 40, checked no better and was left spare). Those grids are read
+            # too, best check first, and one taken by the same bar as above. Not a grid whose
+            # pitch divides the chosen one's (within retry_cells_tol): that splits each tile of a
+            # small board into 4 or 9 cells which read as plain tiles just as well (bench_grid
+            # --small, dev seeds 6000-6047: 39/48 -> 33/48 right with them)
+            n_best = max(1, len(best[3]))
+            side = best[1].side_px()
+            tol = float(rcfg.get("retry_cells_tol", 0.0))
+            many: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+            for _, grid, tilecol, lcfg in sorted(spare, key=lambda h: -h[0]):
+                if len(many) >= n_retry:
+                    break
+                k = side / max(grid.side_px(), 1e-9)
+                if any(abs(k / m - 1) <= tol for m in (2, 3, 4, 5)):
+                    continue
+                if ratio * n_best <= grid.board_cells <= box_tiles and not any(
+                        same_grid(grid, g) for g, _, _ in many + [h for _, h in tried]):
+                    many.append((grid, tilecol, lcfg))
+            if many:
+                more_tried = tried + [(a, h) for a, h in zip(self._map(attempt, many), many)
+                                      if not isinstance(a, BoardNotFoundError)]
+                retried = choose(more_tried)
+                if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
+                    tried, best = more_tried, retried
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
