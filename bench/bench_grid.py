@@ -81,16 +81,13 @@ def quad_match(found: list[np.ndarray], truth: list[np.ndarray]) -> tuple[int, l
 
 
 def run_synth(reader: BoardReader, seed0: int, n: int, tiles: int, preset_name: str, verbose: bool,
-              art: str = "procedural", shared: Path = SHARED) -> None:
-    from vision.synth import generate, preset
+              art: str = "procedural") -> None:
+    from vision.synth import generate, load_scans, preset
 
-    params = preset(preset_name)
-    if art == "scans":
-        scans = shared / "art" / "classic"
-        if not scans.is_dir():
-            print("scans: art folder missing, skipped")
-            return
-        params = params.with_art("scans", str(scans))
+    if art == "scans" and load_scans() is None:
+        print("scans: art folder missing, skipped")
+        return
+    params = preset(preset_name).with_art(art)
     right = fails = 0
     tt = tf = tm = 0
     errs: list[float] = []
@@ -232,8 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.small:
         run_small(reader, args.seed0, args.photos, args.preset, args.verbose)
     elif args.photos:
-        run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose, args.art,
-                  Path(args.shared))
+        run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose, args.art)
     if args.real:
         run_real(reader, Path(args.shared))
     return 0

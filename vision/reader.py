@@ -136,54 +136,53 @@ class BoardReader:
         best = choose(tried)
         rcfg = self.cfg["read"]
         bar, n_retry = float(rcfg.get("retry_below", 0.0)), int(rcfg.get("retry_attempts", 0))
-        if n_retry > 0 and best[0] < bar * max(1, len(best[3])):
-            # no grid read well (a sure reading scores about one a cell): the other grids the
-            # variants found, best grid check first, are read too (scans tuning 10165, a steep
-            # photo: the board's own grid was every variant's fourth, its seams checking below
-            # coarser grids' that read 9 cells of 40); one of them is taken only if it reads
-            # well (where every grid reads the table too, scans 10080, the least bad of many
-            # is no better a guess)
+
+        def retry(wanted: Callable[[Grid], bool]) -> None:
+            """Up to ``retry_attempts`` of the grids not read yet that ``wanted`` accepts, best
+            grid check first and none the same grid as one read, are read too; the choice among
+            all then replaces the chosen attempt only if it reads well (``retry_below`` a cell:
+            where every grid reads the table too, scans 10080, the least bad of many is no better
+            a guess)."""
+            nonlocal tried, best
             more: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
             for _, grid, tilecol, lcfg in sorted(spare, key=lambda h: -h[0]):
                 if len(more) >= n_retry:
                     break
-                if not any(same_grid(grid, g) for g, _, _ in more + [h for _, h in tried]):
+                if wanted(grid) and not any(same_grid(grid, g) for g, _, _ in more + [h for _, h in tried]):
                     more.append((grid, tilecol, lcfg))
+            if not more:
+                return
             more_tried = tried + [(a, h) for a, h in zip(self._map(attempt, more), more)
                                   if not isinstance(a, BoardNotFoundError)]
             retried = choose(more_tried)
             if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
                 tried, best = more_tried, retried
+
+        if n_retry > 0 and best[0] < bar * max(1, len(best[3])):
+            # no grid read well (a sure reading scores about one a cell): the other grids the
+            # variants found are read too (scans tuning 10165, a steep photo: the board's own grid
+            # was every variant's fourth, its seams checking below coarser grids' that read 9
+            # cells of 40)
+            retry(lambda grid: True)
         ratio = float(rcfg.get("retry_cells_ratio", 0.0))
         if ratio > 0:
             # the chosen grid read few cells where another grid the variants found holds many
             # times as many board cells (no more than the box has tiles): a small board far from
             # the camera, whose comb settled on a pitch two or three tiles wide that reads each
             # cell's jumble well enough (scans tuning 5027: 6 cells of 94 px read, the board's
-            # 37 px grid, holding 40, checked no better and was left spare). Those grids are read
-            # too, best check first, and one taken by the same bar as above. Not a grid whose
+            # 37 px grid, holding 40, checked no better and was left spare). Not a grid whose
             # pitch divides the chosen one's (within retry_cells_tol): that splits each tile of a
             # small board into 4 or 9 cells which read as plain tiles just as well (bench_grid
             # --small, dev seeds 6000-6047: 39/48 -> 33/48 right with them)
             n_best = max(1, len(best[3]))
             side = best[1].side_px()
             tol = float(rcfg.get("retry_cells_tol", 0.0))
-            many: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
-            for _, grid, tilecol, lcfg in sorted(spare, key=lambda h: -h[0]):
-                if len(many) >= n_retry:
-                    break
+
+            def many_cells(grid: Grid) -> bool:
                 k = side / max(grid.side_px(), 1e-9)
-                if any(abs(k / m - 1) <= tol for m in (2, 3, 4, 5)):
-                    continue
-                if ratio * n_best <= grid.board_cells <= box_tiles and not any(
-                        same_grid(grid, g) for g, _, _ in many + [h for _, h in tried]):
-                    many.append((grid, tilecol, lcfg))
-            if many:
-                more_tried = tried + [(a, h) for a, h in zip(self._map(attempt, many), many)
-                                      if not isinstance(a, BoardNotFoundError)]
-                retried = choose(more_tried)
-                if retried is not best and retried[0] >= bar * max(1, len(retried[3])):
-                    tried, best = more_tried, retried
+                return not any(abs(k / m - 1) <= tol for m in (2, 3, 4, 5)) \
+                    and ratio * n_best <= grid.board_cells <= box_tiles
+            retry(many_cells)
         coarsened: list[Any] = []
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
