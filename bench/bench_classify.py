@@ -10,7 +10,8 @@ Prints per art style: per-tile accuracy (type; type and rotation) from the unary
 with every tile and meeple right), figure precision / recall / F1 and the share of true figures
 on the right segment, and the mean time per read.
 
-    python bench/bench_classify.py [--seeds 100000:100030] [--art procedural,scans] [--cache DIR] [--set JSON]
+    python bench/bench_classify.py [--seeds 100000:100030] [--art procedural,scans] [--tiles 40] [--cache DIR]
+        [--set JSON]
 
 Seeds 100000 and up are the held-out test seeds: never tune thresholds on them.
 """
@@ -82,12 +83,14 @@ class Tally:
     errors: list[str] = field(default_factory=list)
 
 
-def load_photo(art: str, seed: int, cache: Path | None) -> tuple[bytes, Reading]:
-    """JPEG bytes and truth of synthetic photo ``seed`` (default mix, 40 base tiles)."""
-    f = cache / f"{art}_{seed}.pkl" if cache else None
+def load_photo(art: str, seed: int, cache: Path | None, tiles: int = 40) -> tuple[bytes, Reading]:
+    """JPEG bytes and truth of synthetic photo ``seed`` (default mix, ``tiles`` base tiles; 72:
+    the whole box, a finished game)."""
+    name = f"{art}_{seed}.pkl" if tiles == 40 else f"{art}_{seed}_{tiles}.pkl"
+    f = cache / name if cache else None
     if f is not None and f.exists():
         return pickle.loads(f.read_bytes())  # type: ignore[no-any-return]
-    p = generate(seed, preset("default").with_art(art), seed=seed, game="base", tiles=40)
+    p = generate(seed, preset("default").with_art(art), seed=seed, game="base", tiles=tiles)
     if f is not None:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_bytes(pickle.dumps((p.jpeg, p.reading)))
@@ -174,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", default=None, help="folder to keep generated photos in")
     ap.add_argument("--errors", action="store_true", help="list every wrong cell and meeple count")
     ap.add_argument("--set", default="{}", help="JSON overrides of the reader's configuration (tuning)")
+    ap.add_argument("--tiles", type=int, default=40, help="tiles a photo (72: the whole box, a finished game)")
     args = ap.parse_args(argv)
     if ":" in args.seeds:
         a, b = args.seeds.split(":")
@@ -188,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         tally = Tally()
         for s in seeds:
-            jpeg, truth = load_photo(art, s, cache)
+            jpeg, truth = load_photo(art, s, cache, args.tiles)
             run_one(reader, jpeg, truth, tally, f"{art}#{s}")
         report(art, tally)
         if args.errors:

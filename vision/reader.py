@@ -212,6 +212,7 @@ class BoardReader:
                 break
             best = choose(tried)
         _, grid, blobs, unary, dec, best_ll = best
+        drawing = int(self.cfg["figures"].get("place_drawing", 0))
         ccfg = self.cfg["classify"]
         doubt = float(self.cfg["decode"]["doubtful_below"])
         apart = _groups_apart(unary, best_ll, dec.confidence, float(ccfg["unknown_min_loglik"]), doubt,
@@ -238,7 +239,7 @@ class BoardReader:
                 tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
                 warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
                 continue
-            chosen[c] = t
+            chosen[c] = t.drawn_as(drawing)  # the segments figures are placed on
             tiles.append(TileEntry(at, t.tile, t.rot, conf, quad))
             if conf < doubt:
                 alt = [templates[k] for k in dec.candidates[c] if k != dec.choice[c]][:1]

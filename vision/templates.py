@@ -11,7 +11,7 @@ courts are drawn as fields, houses as cities, towers as other, paths as roads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -36,6 +36,16 @@ class Template:
     # boundary drawn a little elsewhere by another edition's art costs little
     variants: tuple[np.ndarray, ...] = ()  # (n, n, 4) class probabilities of the same tile drawn
     # as other editions draw it (see build_templates); the classifier takes the best-fitting one
+    variant_segments: tuple[np.ndarray, ...] = ()  # (n, n) segment index map of each variant
+
+    def drawn_as(self, variant: int) -> Template:
+        """This template with the segment map of drawing ``variant`` (0: its own drawing; k: its
+        k-th variant), so a figure is placed on the segments as the photo's edition draws them
+        (a first-edition curve turns close to the tile's middle, where a knight or thief stands
+        on it)."""
+        if variant <= 0 or variant > len(self.variant_segments):
+            return self
+        return replace(self, segments=self.variant_segments[variant - 1])
 
 
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -266,12 +276,15 @@ def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[
     for t in tiles:
         classes, segs = render(t, n, cfg)
         others: list[np.ndarray] = []
+        other_segs: list[np.ndarray] = []
         for alt in alternatives:
-            o = render(t, n, alt)[0]
+            o, o_segs = render(t, n, alt)
             if not any(np.array_equal(o, c) for c in [classes, *others]):
                 others.append(o)
+                other_segs.append(o_segs)
         for rot in t.rotations():
             c = rotate_map(classes, rot).copy()
             variants = tuple(soften(rotate_map(o, rot).copy(), sigma) for o in others)
-            out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma), variants))
+            out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma), variants,
+                                tuple(rotate_map(o, rot).copy() for o in other_segs)))
     return out

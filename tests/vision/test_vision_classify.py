@@ -353,7 +353,8 @@ def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_var
                            point_weights(n, c), c)[0]
         best[len(radii)] = templates[int(np.argmax(ll))]
         if len(radii) == 2:
-            assert all(len(t.variants) == (1 if t.tile.id in "V" else 0) for t in templates if t.tile.id in "UV")
+            assert all(len(t.variants) == len(t.variant_segments) == (1 if t.tile.id in "V" else 0)
+                       for t in templates if t.tile.id in "UV")
     assert best[1].tile.id == "W"
     assert (best[2].tile.id, best[2].rot) == ("V", 0)
 

@@ -156,6 +156,31 @@ def test_slot_under_moves_a_standing_foot_just_off_a_road_onto_it() -> None:
     assert i is not None and t.tile.segments[i].kind is Kind.FIELD
 
 
+def test_a_thief_near_the_middle_of_a_curve_stands_on_the_drawing_figures_are_placed_on() -> None:
+    """A first-edition curve turns close to the tile's middle, where a thief on it stands; on
+    the template's own wide quarter circle that foot lies in the field inside the bend, too far
+    to snap. Figures are placed on ``figures.place_drawing`` (the tight curve): a road slot."""
+    from vision.figures import segment_distance
+
+    cfg = load_config(None)
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["V"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-south
+    assert len(t.variant_segments) == 1 and t.drawn_as(0) is t and t.drawn_as(5) is t
+    tight = t.drawn_as(int(cfg["figures"]["place_drawing"]))
+    assert tight is not t and tight.tile is t.tile and tight.rot == 0
+    assert np.array_equal(tight.classes, t.classes)  # only where the segments lie changes
+    snap = float(cfg["figures"]["stand_snap"])
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    foot = (0.45, 0.5)  # just inside the bend of a curve turning near the middle
+    assert segment_distance(tight.segments, road, *foot) < 0.5 * snap
+    assert segment_distance(t.segments, road, *foot) > snap
+    assert _slot_under(tight, *foot, False, snap) in ("W", "S")
+    wide = _slot_under(t, *foot, False, snap)
+    i = t.tile.segment_index_on_board(wide, 0)
+    assert i is not None and t.tile.segments[i].kind is Kind.FIELD
+
+
 def test_slot_under_leaves_a_foot_just_outside_a_city_in_its_field() -> None:
     """A knight stands well inside its wide city; a figure measured just outside the city's
     wall is a farmer beside it (figures.no_snap_kinds), where the same distance beside a road
