@@ -22,19 +22,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from vision.compare import compare  # noqa: E402
 from vision.reader import BoardReader  # noqa: E402
 
-SCANS = Path(__file__).resolve().parents[1] / ".." / "shared" / "art" / "classic"
 TEST_SEED0 = 100_000
 
 
 def run(style: str, n: int, tiles: int, preset_name: str, reader: BoardReader, per_photo: bool = False) -> None:
-    from vision.synth import generate, preset
+    from vision.synth import generate, load_scans, preset
 
-    params = preset(preset_name)
-    if style == "scans":
-        if not SCANS.is_dir():
-            print("scans: art folder missing, skipped")
-            return
-        params = params.with_art("scans", str(SCANS))
+    if style == "scans" and load_scans() is None:
+        print("scans: art folder missing, skipped")
+        return
+    params = preset(preset_name).with_art(style)
     agg = dict(tt=0, typ=0, ex=0, mt=0, mf=0, mm=0, ms=0, exact=0, n=0, fail=0)
     times = []
     for i in range(n):

@@ -539,7 +539,9 @@ class ScanArt:
         return np.ascontiguousarray(np.rot90(img, k=-(rot // 90))) if rot else img.copy()
 
 
-DEFAULT_SCANS = Path(os.environ.get("CARCAM_ART", "/work/shared/art/classic"))
+#: ``$CARCAM_ART``, else the shared data beside the checkout (``../shared/art/classic``, where the
+#: tests and benchmarks look too); absent on a user's machine, and then no scans are used
+DEFAULT_SCANS = Path(os.environ.get("CARCAM_ART", Path(__file__).resolve().parents[3] / "shared" / "art" / "classic"))
 
 
 @lru_cache(maxsize=4)
