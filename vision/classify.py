@@ -282,6 +282,12 @@ def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, 
     i = (centres[:, 0] // patch).astype(int)
     j = (centres[:, 1] // patch).astype(int)
     small &= (i >= 0) & (i < cols) & (j >= 0) & (j < rows)
+    margin = float(cfg.get("shield_centre_margin", 0.0)) * patch
+    if margin > 0:
+        # a crest printed in a tile's corner belongs to that tile; where tiles lie loosely its
+        # centre can fall just across the fitted grid line, in the neighbour's cell
+        fx, fy = centres[:, 0] - i * patch, centres[:, 1] - j * patch
+        small &= (np.minimum(fx, patch - fx) >= margin) & (np.minimum(fy, patch - fy) >= margin)
     np.maximum.at(out, (j[small], i[small]), strength[small] / area)
     return out
 

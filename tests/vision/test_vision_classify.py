@@ -78,6 +78,26 @@ def test_a_corner_crest_touching_the_blue_table_in_the_gap_is_found_with_the_bor
     assert unbounded[0, 1] > 0.0  # only its lightness tells the road piece from a crest
 
 
+def test_a_crest_centred_on_the_grid_line_counts_for_neither_cell() -> None:
+    """A crest printed in a tile's corner sits well inside that tile; one whose centre lies within
+    ``shield_centre_margin`` of a fitted grid line is a neighbour's corner crest reaching across
+    where tiles lie loosely (72-tile scans dev photos: O, M read as P, N beside a shield tile and
+    the twin read swapped), so it counts for neither cell."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    lab[20:26, patch - 2: patch + 3] = (90, 130, 100)  # a crest centred on the line between the cells
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    no_top = np.zeros(lab.shape[:2], bool)
+    margin = float(cfg["shield_centre_margin"])
+    assert 0 < margin * patch < 5
+    share = shield_share(lab, no_top, 1, 2, protos, cfg)
+    assert share[0, 0] == 0.0 and share[0, 1] == 0.0
+    anywhere = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_centre_margin": 0.0})
+    assert anywhere[0, 1] >= float(cfg["shield_min_frac"])  # the cell holding its centre, without the margin
+
+
 def test_a_sliver_of_blue_table_along_a_tiles_border_is_no_crest() -> None:
     """Photo game 65 (blue cloth): a red knight's box cut a strip of the table seen in the gap
     along the top of an N off the rest of the table (0.23 x 0.02 tiles); it passed for a crest
@@ -93,8 +113,12 @@ def test_a_sliver_of_blue_table_along_a_tiles_border_is_no_crest() -> None:
     share = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, cfg)
     assert share[0, 0] == 0.0
     assert share[0, 1] >= float(cfg["shield_min_frac"])
-    lenient = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, {**cfg, "shield_min_aspect": 0.0})
+    # its centre on the border also keeps it out (shield_centre_margin): both rules are off here
+    lenient = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos,
+                           {**cfg, "shield_min_aspect": 0.0, "shield_centre_margin": 0.0})
     assert lenient[0, 0] >= float(cfg["shield_min_frac"])  # the sliver is blue enough to pass otherwise
+    compact_only = shield_share(lab, np.zeros(lab.shape[:2], bool), 1, 2, protos, {**cfg, "shield_centre_margin": 0.0})
+    assert compact_only[0, 0] == 0.0  # the aspect rule alone rejects it too
 
 
 def test_a_dark_blue_blob_against_a_blue_figures_box_is_the_figure_not_a_crest() -> None:
