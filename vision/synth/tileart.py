@@ -539,9 +539,13 @@ class ScanArt:
         return np.ascontiguousarray(np.rot90(img, k=-(rot // 90))) if rot else img.copy()
 
 
-#: ``$CARCAM_ART``, else the shared data beside the checkout (``../shared/art/classic``, where the
-#: tests and benchmarks look too); absent on a user's machine, and then no scans are used
-DEFAULT_SCANS = Path(os.environ.get("CARCAM_ART", Path(__file__).resolve().parents[3] / "shared" / "art" / "classic"))
+#: Where the classic scans are looked for, first found first: ``$CARCAM_ART``, the shared data
+#: beside the checkout (``../shared/art/classic``, where the tests look too), the workplace's
+#: shared folder. Absent on a user's machine, and then no scans are used.
+SCANS_FOLDERS = tuple(Path(p) for p in (os.environ.get("CARCAM_ART"),
+                                        Path(__file__).resolve().parents[3] / "shared" / "art" / "classic",
+                                        "/work/shared/art/classic") if p)
+DEFAULT_SCANS = next((p for p in SCANS_FOLDERS if (p / "labels.csv").is_file()), SCANS_FOLDERS[0])
 
 
 @lru_cache(maxsize=4)
