@@ -40,9 +40,9 @@ class Template:
 
     def drawn_as(self, variant: int) -> Template:
         """This template with the segment map of drawing ``variant`` (0: its own drawing; k: its
-        k-th variant), so a figure is placed on the segments as the photo's edition draws them
-        (a first-edition curve turns close to the tile's middle, where a knight or thief stands
-        on it)."""
+        k-th variant; itself when it has no such variant), classes unchanged: the reader places
+        figures on the drawing ``figures.place_drawing`` names (a first-edition curve turns
+        close to the tile's middle, where a knight or thief stands on it)."""
         if variant <= 0 or variant > len(self.variant_segments):
             return self
         return replace(self, segments=self.variant_segments[variant - 1])

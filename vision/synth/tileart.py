@@ -539,13 +539,13 @@ class ScanArt:
         return np.ascontiguousarray(np.rot90(img, k=-(rot // 90))) if rot else img.copy()
 
 
-#: Where the classic scans are looked for, first found first: ``$CARCAM_ART``, the shared data
-#: beside the checkout (``../shared/art/classic``, where the tests look too), the workplace's
-#: shared folder. Absent on a user's machine, and then no scans are used.
-SCANS_FOLDERS = tuple(Path(p) for p in (os.environ.get("CARCAM_ART"),
-                                        Path(__file__).resolve().parents[3] / "shared" / "art" / "classic",
-                                        "/work/shared/art/classic") if p)
-DEFAULT_SCANS = next((p for p in SCANS_FOLDERS if (p / "labels.csv").is_file()), SCANS_FOLDERS[0])
+#: Where the classic scans are looked for when ``$CARCAM_ART`` does not say, first found first:
+#: the shared data beside the checkout (``../shared/art/classic``, where the tests look too), the
+#: workplace's shared folder. Absent on a user's machine, and then no scans are used.
+SCANS_FOLDERS = (Path(__file__).resolve().parents[3] / "shared" / "art" / "classic",
+                 Path("/work/shared/art/classic"))
+DEFAULT_SCANS = Path(os.environ["CARCAM_ART"]) if os.environ.get("CARCAM_ART") else \
+    next((p for p in SCANS_FOLDERS if (p / "labels.csv").is_file()), SCANS_FOLDERS[0])
 
 
 @lru_cache(maxsize=4)
