@@ -53,10 +53,14 @@ class Decoded:
 
 def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], box: dict[str, int],
            cfg: dict[str, Any], top_k: int, prior: dict[tuple[int, int], tuple[str, int]] | None = None,
-           strict: frozenset[str] | None = None) -> Decoded:
+           strict: frozenset[str] | None = None, unknown: frozenset[tuple[int, int]] = frozenset()) -> Decoded:
     """Jointly choose a template per cell (ICM over top-k candidates: unary evidence, edges
     that must match their neighbours', the box's counts; ``unsure_first`` orders the sweeps).
-    ``strict``: the kinds that must match across an edge (None: every kind, the base game)."""
+    ``strict``: the kinds that must match across an edge (None: every kind, the base game).
+    ``unknown``: cells that will be reported as not a tile of this game (no template fits
+    well): they get a choice and their best guess still binds their neighbours' edges (it is
+    mostly a base tile read poorly), but they take no tile from the box (a dim city tile read
+    as nothing must not use up the box's only T that its neighbour needs)."""
     sigs = [edge_signature(t, strict) for t in templates]
     unary = dict(unary)  # the prior below changes this decode's copy, never the caller's scores
     cells = sorted(unary)
@@ -102,25 +106,33 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
     # want the box's last tile of a kind, the one whose evidence barely prefers it gives it up
     # (in reading order, the first cell visited gave it up, however sure it was)
     order = sorted(cells, key=lambda c: _margin(unary[c], cand[c])) if cfg.get("unsure_first") else cells
+    def tally() -> Counter[str]:
+        """Tiles taken from the box, per kind: the chosen templates of the known cells."""
+        return Counter(templates[k].tile.id for c, k in choice.items() if c not in unknown)
+
+    def put_back(c: tuple[int, int], counts: Counter[str], n: int) -> None:
+        if c not in unknown:
+            counts[templates[choice[c]].tile.id] += n
+
     for _ in range(int(cfg["sweeps"])):
         changed = 0
-        counts: Counter[str] = Counter(templates[k].tile.id for k in choice.values())
+        counts = tally()
         for c in order:
-            counts[templates[choice[c]].tile.id] -= 1
+            put_back(c, counts, -1)
             scores = [local(c, k, counts) for k in cand[c]]
             best = cand[c][int(np.argmax(scores))]
             if best != choice[c]:
                 choice[c] = best
                 changed += 1
-            counts[templates[choice[c]].tile.id] += 1
+            put_back(c, counts, 1)
         if not changed:
             break
-    counts = Counter(templates[k].tile.id for k in choice.values())
+    counts = tally()
     conf = {}
     for c in cells:
-        counts[templates[choice[c]].tile.id] -= 1
+        put_back(c, counts, -1)
         scores = np.array([local(c, k, counts) for k in cand[c]])
-        counts[templates[choice[c]].tile.id] += 1
+        put_back(c, counts, 1)
         p = np.exp(scores - scores.max())
         p /= p.sum()
         conf[c] = float(p[cand[c].index(choice[c])])

@@ -536,10 +536,11 @@ class BoardReader:
         for c in detached_cells(set(unary), int(rcfg.get("detached_max_cells", 0)), int(rcfg.get("detached_reach", 2))):
             del unary[c], best_ll[c]
         prior_map = _align_prior(prior, set(unary)) if prior is not None else None
-        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map)
+        recognised = [c for c in unary if best_ll[c] >= float(ccfg["unknown_min_loglik"])]
+        dec = decode(unary, templates, box, self.cfg["decode"], int(ccfg["top_k"]), prior_map,
+                     unknown=frozenset(unary) - frozenset(recognised))
         doubt = float(self.cfg["decode"]["doubtful_below"])
         chosen = {c: templates[dec.choice[c]] for c in unary}
-        recognised = [c for c in unary if best_ll[c] >= float(ccfg["unknown_min_loglik"])]
         sure = sum(1 for c in recognised if dec.confidence[c] >= doubt)
         unsure = len(unary) - sure
         conflicts = _edge_conflicts(chosen)

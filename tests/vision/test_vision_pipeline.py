@@ -103,6 +103,31 @@ def test_decode_settles_a_doubtful_cell_by_its_neighbours() -> None:
     assert temps[dec.choice[(1, 0)]].tile.id == "U"
 
 
+def test_a_cell_read_as_no_tile_takes_no_tile_from_the_box() -> None:
+    """The box holds one T. A cell whose colours fit no template (read as "?", here a dim city
+    tile) whose best guess is nonetheless T must not take it from a recognised cell that
+    reads as T."""
+    cat = load_catalog()
+    reader = BoardReader()
+    temps = reader.templates("base", ())
+    idx = {(t.tile.id, t.rot): k for k, t in enumerate(temps)}
+    rng = np.random.default_rng(2)
+    truth = {(0, 0): ("T", 0), (5, 5): ("T", 0)}
+    unary = {}
+    for c, key in truth.items():
+        u = rng.normal(0, 0.3, len(temps))
+        u[idx[key]] += 3.0
+        unary[c] = u
+    unary[(0, 0)][idx[("R", 0)]] = unary[(0, 0)][idx[("T", 0)]] - 0.5  # T barely ahead of R
+    unary[(5, 5)][idx[("T", 0)]] += 5.0  # the unrecognised cell: T by far its best guess
+    box = cat.box("base")
+    taken = decode(unary, temps, box, reader.cfg["decode"], 12)
+    assert temps[taken.choice[(0, 0)]].tile.id == "R"  # the far cell counted: the box's T is gone
+    dec = decode(unary, temps, box, reader.cfg["decode"], 12, unknown=frozenset({(5, 5)}))
+    assert temps[dec.choice[(0, 0)]].tile.id == "T"
+    assert temps[dec.choice[(5, 5)]].tile.id == "T"  # still its best guess, shown as "?"
+
+
 def _synth_photo(seed: int):  # type: ignore[no-untyped-def]
     synth = pytest.importorskip("vision.synth")
     params = synth.preset("easy").with_size(1600, 1200)
