@@ -837,7 +837,7 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
         now = cev.score(c, placed.tile, placed.rot)
         box = Counter(game.box)
         box[placed.tile.id or ""] += 1
-        best: tuple[float, str, int, TileType] | None = None
+        best: tuple[float, int, int, TileType] | None = None  # (evidence, copies, rot, tile)
         for tid, n in sorted(box.items()):
             tile = catalog.get(tid)
             if n <= 0 or tile is None or _foreign(tile, board):
@@ -846,8 +846,10 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 v = cev.score(c, tile, rot)
                 if v is None or rest.edge_conflicts(c, tile, rot):
                     continue
-                if best is None or v > best[0]:
-                    best = (v, tid, rot, tile)
+                # of tiles the evidence ties (twins under a blue follower), the one with more
+                # copies in the box (see _evidence_options)
+                if best is None or (v, n) > best[:2]:
+                    best = (v, n, rot, tile)
         need = margin
         if best is not None and twin_margin is not None and (
                 _twins(best[3], best[2], placed.tile, placed.rot)
@@ -996,9 +998,13 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
     """The tiles of the box that can lie on ``cell`` next to the board, likeliest first by the
     photo's evidence: those within :data:`EVIDENCE_CHOICE_MARGIN` of the best, at most
     :data:`EVIDENCE_CHOICES`. The first keeps the reading's confidence when it is the tile read,
-    else it gets the share the runner-up leaves it (a close call is unsure)."""
+    else it gets the share the runner-up leaves it (a close call is unsure). Of tiles the
+    evidence cannot tell apart (a blue follower on the crest, see :func:`_shields_unseen`) the
+    one with more copies left in the box comes first: it is the likelier draw (photo game 653:
+    an N under a blue farmer was laid as its twin M, the alphabet's first, and the box's last M
+    was then missing for the M laid later)."""
     catalog = load_catalog()
-    found: list[tuple[float, str, int, TileType]] = []
+    found: list[tuple[float, int, str, int, TileType]] = []
     for tid, n in sorted(game.box.items()):
         tile = catalog.get(tid)
         if n <= 0 or tile is None or _foreign(tile, game.board):
@@ -1008,14 +1014,14 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
                 continue
             v = cev.score(cell, tile, rot)
             if v is not None:
-                found.append((v, tid, rot, tile))
+                found.append((v, n, tid, rot, tile))
     if not found:
         return []
-    found.sort(key=lambda f: (-f[0], f[1], f[2]))
+    found.sort(key=lambda f: (-f[0], -f[1], f[2], f[3]))
     top = found[0][0]
     runner = found[1][0] if len(found) > 1 else top - 10.0
     out = []
-    for v, _, rot, tile in found[:EVIDENCE_CHOICES]:
+    for v, _, _, rot, tile in found[:EVIDENCE_CHOICES]:
         if v < top - EVIDENCE_CHOICE_MARGIN:
             break
         if read is not None and read.tile.known and same_tile(tile, rot, read.tile, read.rot):

@@ -344,6 +344,27 @@ def test_photos_seeing_a_crest_under_a_blue_knight_do_not_rewrite_the_twin() -> 
     assert [t.player for t in res.record.turns] == ["red", "blue"]
 
 
+def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commoner_one() -> None:
+    """Photo game 653: blue's farmer lay on an N's field. Its first photo read an R (a third
+    city edge), the next ones an N, but under a blue follower the photos say nothing of the
+    crest (:data:`CREST_COLOURED_PLAYERS`), so N and its twin M tied, and the tie went to the
+    alphabet: the M was laid, and the box's last M was missing for the M red laid later (a
+    point too many at the end). Tied twins are the one with more copies left (N 3, M 2)."""
+    game = start_game()
+    res = first_step(game)
+    n = tile("N")
+    cell, rot, farm = next((c, r, f) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in n.rotations()
+                           if not game.board.edge_conflicts(c, n, r) and (f := _field_slot(n, r)) is not None)
+    game.play(Turn("blue", n, cell, rot, meeple=farm))
+    truth = photo(game)
+    ev = {cell: {("N", r): BASE + 8.0 for r in n.rotations()} | {("M", r): BASE + 8.0 for r in tile("M").rotations()}}
+    res = step(res, truth, evidence_for(truth, ev))
+    assert _laid(res, cell) == "N"
+    for _ in range(3):
+        res = step(res, truth, evidence_for(truth, ev))
+    assert _laid(res, cell) == "N"
+
+
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
     """Photo game 305: an R laid in the eighteenth turn with a follower on it; its third photo,
     the first without the follower in it, read a crest (Q ahead by 3) and, the two photos before
