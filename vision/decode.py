@@ -106,11 +106,13 @@ def decode(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], 
     # want the box's last tile of a kind, the one whose evidence barely prefers it gives it up
     # (in reading order, the first cell visited gave it up, however sure it was)
     order = sorted(cells, key=lambda c: _margin(unary[c], cand[c])) if cfg.get("unsure_first") else cells
+
     def tally() -> Counter[str]:
         """Tiles taken from the box, per kind: the chosen templates of the known cells."""
         return Counter(templates[k].tile.id for c, k in choice.items() if c not in unknown)
 
     def put_back(c: tuple[int, int], counts: Counter[str], n: int) -> None:
+        """Add ``n`` of cell ``c``'s chosen tile to ``counts`` (none for an unknown cell)."""
         if c not in unknown:
             counts[templates[choice[c]].tile.id] += n
 
