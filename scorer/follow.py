@@ -226,6 +226,9 @@ RIVAL_ASK_GAP = 1.0
 #: players about every crest under a blue follower was tried: the crest question took the
 #: place of a question that mattered more in photo game 489.)
 CREST_COLOURED_PLAYERS = ("blue",)
+#: A cell whose summed evidence holds its tile within this of the crest twin another cell needs
+#: (the box's last copy) gives it up (:func:`_twin_swap`).
+SWAP_TIE = 0.5
 
 
 class FollowError(CarcamError):
@@ -855,13 +858,50 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 _twins(best[3], best[2], placed.tile, placed.rot)
                 or _road_stub_twins(best[3], best[2], placed.tile, placed.rot)):
             need = twin_margin
+        swap = None
         if best is not None and now is not None and best[0] - now > need \
                 and not same_tile(best[3], best[2], placed.tile, placed.rot):
             out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
             rest.place(c, best[3], best[2], check=False)
+        elif twin_margin is not None and now is not None and \
+                (swap := _twin_swap(game, cev, c, now, twin_margin, out)) is not None:
+            other, tile, other_tile = swap
+            out[c] = TileEntry(at=c, tile=tile, rot=placed.rot, confidence=trust)
+            out[other] = TileEntry(at=other, tile=other_tile, rot=board.tiles[other].rot, confidence=trust)
+            rest.place(c, tile, placed.rot, check=False)
         else:
             rest.place(c, placed.tile, placed.rot, check=False)
     return out
+
+
+def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now: float, margin: float,
+               taken: Mapping[Cell, TileEntry]) -> tuple[Cell, TileType, TileType] | None:
+    """A coat-of-arms twin the evidence on ``cell`` wants by more than ``margin`` over the tile
+    laid there (scored ``now``) but the box no longer holds, and another cell holding that twin
+    whose own evidence does not tell it from the tile on ``cell`` (a twin under a blue follower,
+    see :func:`_shields_unseen`): the two swap. Returns (that cell, the twin, the tile on
+    ``cell``) or None. Photo games 653 and 681: an N (an O) under a blue farmer taken as M (P),
+    and the M (P) laid later, its crest plain (none seen) in every photo, could not be rewritten
+    because the box's last copy was used up by the first."""
+    catalog = load_catalog()
+    board = game.board
+    placed = board.tiles[cell]
+    wanted = [(v, tile) for tid, n in game.box.items() if n <= 0 and tid != placed.tile.id
+              and (tile := catalog.get(tid)) is not None and _twins(tile, placed.rot, placed.tile, placed.rot)
+              and (v := cev.score(cell, tile, placed.rot)) is not None and v - now > margin]
+    if not wanted:
+        return None
+    tile = max(wanted, key=lambda w: w[0])[1]
+    options = []
+    for other, p in board.tiles.items():
+        if other == cell or other in taken or p.tile.id != tile.id:
+            continue
+        mine, theirs = cev.score(other, p.tile, p.rot), cev.score(other, placed.tile, p.rot)
+        if mine is not None and theirs is not None and theirs >= mine - SWAP_TIE:
+            options.append((theirs - mine, other))
+    if not options:
+        return None
+    return max(options)[1], tile, placed.tile
 
 
 def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transform, agree: int,

@@ -17,6 +17,7 @@ from scorer.follow import (
     SHIELD_UNSEEN_COST,
     UNKNOWN_SLOT,
     FollowResult,
+    _doubted,
     _forget_slots,
     _segment_at,
     follow_step,
@@ -363,6 +364,42 @@ def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commone
     for _ in range(3):
         res = step(res, truth, evidence_for(truth, ev))
     assert _laid(res, cell) == "N"
+
+
+class _Sums:
+    """Summed evidence for :func:`_doubted`: per cell, a score per tile id (any rotation)."""
+
+    def __init__(self, scores: dict[tuple[int, int], dict[str, float]]) -> None:
+        self.scores = scores
+
+    def score(self, cell: tuple[int, int], t: TileType, rot: int) -> float | None:
+        return self.scores.get(cell, {}).get(t.id or "")
+
+    def gap(self, cell: tuple[int, int], t: TileType, rot: int) -> float | None:
+        v = self.score(cell, t, rot)
+        return None if v is None else max(self.scores[cell].values()) - v
+
+
+def test_a_crest_twin_the_box_no_longer_holds_is_swapped_with_a_tied_cell() -> None:
+    """Photo game 681 (and 653 before the tie rule): a tile under a blue farmer, whose photos
+    cannot tell the crest twins apart, was laid as M; a second M laid later, its crest plain in
+    every photo, could not be rewritten from N because the box's two M were taken. The cell
+    whose evidence ties the twins gives its M up (:func:`_twin_swap`)."""
+    game = start_game()
+    m, n = tile("M"), tile("N")
+    laid = []
+    for t in (m, m, n):  # the first M is the tied cell, the N the M read wrong
+        c, r, *_ = next(iter(game.board.legal_placements(t)))
+        game.play(Turn("red", t, c, r))
+        laid.append(c)
+    assert game.box["M"] == 0
+    tied, plain, wrong = laid
+    sums = _Sums({tied: {"M": 7.0, "N": 7.0}, plain: {"M": 10.0, "N": 5.0}, wrong: {"M": 10.0, "N": 5.0}})
+    out = _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)  # type: ignore[arg-type]
+    assert {c: e.tile.id for c, e in out.items()} == {wrong: "M", tied: "N"}
+    # a cell whose own evidence sees its crest does not give it up
+    sums.scores[tied] = {"M": 9.0, "N": 7.0}
+    assert _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN) == {}  # type: ignore[arg-type]
 
 
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
