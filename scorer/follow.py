@@ -858,7 +858,6 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 _twins(best[3], best[2], placed.tile, placed.rot)
                 or _road_stub_twins(best[3], best[2], placed.tile, placed.rot)):
             need = twin_margin
-        swap = None
         if best is not None and now is not None and best[0] - now > need \
                 and not same_tile(best[3], best[2], placed.tile, placed.rot):
             out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
