@@ -89,7 +89,7 @@ from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
 from .game import Game
-from .geometry import EDGE_SLOTS, EDGES, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
+from .geometry import EDGE_SLOTS, EDGES, SLOT_EDGE, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
 DEFAULT_TRUST = 0.8
@@ -1345,23 +1345,50 @@ class _Candidate:
         return (self.mismatch, self.violations, self.misread, self.replaced)
 
 
-def _mismatch(game: Game, meeples: Sequence[MeepleEntry], palas: Mapping[str, Cell] | None = None) -> int:
-    """How many followers differ between the game and the photo (either way), by cell only: a
-    reader misreads a figure's colour or the feature under it far more often than it sees one
-    where there is none (those misreads are counted apart, as ``misread``). In The Castle, a
+def _mismatch(game: Game, meeples: Sequence[MeepleEntry], palas: Mapping[str, Cell] | None = None
+              ) -> tuple[int, int]:
+    """How many followers differ between the game and the photo (either way), by cell only,
+    and how many of the photo's were seen a cell off (:func:`_seen_across_an_edge`; not counted
+    as differences, they are misreads): a reader misreads a figure's colour, the feature under it
+    or its foot's cell far more often than it sees one where there is none (those misreads are
+    counted apart, as ``misread``). In The Castle, a
     keep the photo shows (``palas``) where the game has none of that player's, or not on that
     house, counts too: a keep stands on a completed house in which its player had more
     followers, so it tells of a follower that scored there unseen (a photo missing a keep
     says little: keeps are often taken for figures)."""
     photo = Counter(m.at for m in meeples if m.at in game.board.tiles)
     engine = Counter(f.at for f in game.figures if f.at in game.board.tiles)
-    out = sum(((engine - photo) + (photo - engine)).values())
+    unseen, unknown = engine - photo, photo - engine
+    across = _seen_across_an_edge(game, meeples, unseen, unknown)
+    out = sum((unseen + unknown).values()) - 2 * across
     if palas and isinstance(game, CastleGame):
         graph = game.board.graph
         for player, cell in palas.items():
             root = game.palas_house.get(player)
             if root is None or cell not in graph.feature(graph.find(root)).cells:
                 out += 1
+    return out, across
+
+
+def _seen_across_an_edge(game: Game, meeples: Sequence[MeepleEntry], unseen: Counter[Cell],
+                         unknown: Counter[Cell]) -> int:
+    """How many of the photo's followers were seen a cell off: a figure on a cell where the game
+    has none (``unknown``), standing on an edge slot, while the game has one of that player's
+    just across that edge which the photo misses (``unseen``). A figure standing near an edge is
+    easily read on the tile beyond (its foot is guessed from its height): in photo game 688,
+    red's follower at the north end of a V was read on the tile blue laid above it, which made
+    that tile red's and broke the turn order."""
+    unseen, unknown, out = Counter(unseen), Counter(unknown), 0
+    owners = Counter((f.player, f.at) for f in game.figures)
+    for m in meeples:
+        edge = SLOT_EDGE.get(m.on)
+        if not edge or not unknown[m.at]:
+            continue
+        across = neighbour(m.at, edge)
+        if unseen[across] and owners[(m.player, across)]:
+            for counter, key in ((unseen, across), (unknown, m.at), (owners, (m.player, across))):
+                counter[key] -= 1
+            out += 1
     return out
 
 
@@ -1423,8 +1450,9 @@ class _Search:
     def _step(self, game: Game, remaining: frozenset[Cell], turns: tuple[Turn, ...], violations: int,
               replaced: int, hidden: int, expected: str, misread: int, wall: int) -> None:
         if not remaining:
-            self.found.append(_Candidate(turns, game, _mismatch(game, self.meeples, self.palas), violations, replaced,
-                                         hidden, len(self.found), misread, self.tiles_first, wall))
+            mismatch, across = _mismatch(game, self.meeples, self.palas)
+            self.found.append(_Candidate(turns, game, mismatch, violations, replaced,
+                                         hidden, len(self.found), misread + across, self.tiles_first, wall))
             return
         for cell in sorted(remaining, key=lambda c: (c[1], c[0])):
             for alt, (tile, rot) in enumerate(self.choices[cell]):
@@ -2181,10 +2209,13 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     it once and beside it once, on the field in the turn's photo, was kept a farmer by 1.5
     votes to 1 because 1.5 fell short of two photos). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
     kept only if the record still replays legally (the feature was free, the player had a
-    follower left)."""
+    follower left); two moves that do not replay alone are tried together (photo game 688:
+    blue's farmer read on the road by the turn's photo, so red's thief on that road was taken
+    for a farmer in the field beside it, the two swapped in every photo after)."""
     fixed: GameRecord | None = None
     game: Game | None = None
     standing: set[tuple[str, Cell]] | None = None
+    blocked: list[tuple[int, str]] = []  # (turn, slot) moves the record did not replay with alone
     for i, t in enumerate(record.turns):
         if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
             continue
@@ -2244,14 +2275,35 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
                 continue
         elif n <= votes.get(current, 0.0):  # type: ignore[arg-type]
             continue
-        tried = _with_turn(fixed or record, i, meeple=rotate_slot(t.tile.segments[best].slots[0], t.rot))
+        slot = rotate_slot(t.tile.segments[best].slots[0], t.rot)
+        tried = _with_turn(fixed or record, i, meeple=slot)
         if tried is None:
+            blocked.append((i, slot))
             continue
-        kind = t.tile.segments[best].kind.value
-        warnings.append(f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} "
-                        f"({n:g} of {len(window)} photos); the turn is taken with it there")
+        warnings.append(_moved_follower(t, best, n, len(window)))
         fixed, game = tried
+    done: set[int] = set()
+    for (i, a), (j, b) in combinations(blocked, 2):
+        # two followers the photos show on each other's feature (or blocking each other) move
+        # together: each move alone leaves two followers on one feature
+        if done & {i, j}:
+            continue
+        trial = _changed_turn(_changed_turn(fixed or record, i, meeple=a), j, meeple=b)
+        moved = _replayed(trial)
+        if moved is not None:
+            for k in (i, j):
+                t = trial.turns[k]
+                warnings.append(_moved_follower(t, t.tile.segment_index_on_board(t.meeple, t.rot), None, None))
+            fixed, game = trial, moved
+            done |= {i, j}
     return _kept(fixed, game)
+
+
+def _moved_follower(t: Turn, segment: int | None, votes: float | None, photos: int | None) -> str:
+    """The warning for a follower :func:`_revise_followers` moved to another feature of its tile."""
+    kind = t.tile.segments[segment].kind.value if t.tile is not None and segment is not None else "feature"
+    why = f" ({votes:g} of {photos} photos)" if votes is not None else " (with another follower that stood in its way)"
+    return f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind}{why}; the turn is taken with it there"
 
 
 def _left_the_board(record: GameRecord) -> dict[int, int]:

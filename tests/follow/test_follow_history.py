@@ -1402,3 +1402,52 @@ def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked()
     assert any("first seen now" in w for w in asked.warnings)
     wrong_colour = replace(later, meeples=tuple(replace(m, player="blue") for m in later.meeples))
     assert not step(res, wrong_colour).ambiguous
+
+
+def _with_figure(state: State, at: tuple[int, int], moved: tuple[int, int], on: str) -> State:
+    """``state`` with the figure at ``at`` read on cell ``moved``, slot ``on``."""
+    return replace(state, meeples=tuple(replace(m, at=moved, on=on) if m.at == at else m for m in state.meeples))
+
+
+def test_a_follower_read_on_the_tile_across_its_edge_is_not_a_new_follower() -> None:
+    """Photo game 688: red's follower at the east end of its road was read on the tile blue
+    then laid beside it, on the slot facing it. That is the same figure a cell off, not a new
+    follower of red's (which would break the turn order): the turn is blue's, without a
+    follower, and red's follower stays."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("U"), (2, 0), 0))
+    res = step(res, _with_figure(photo(game), (1, 0), (2, 0), "W"))
+    blue = next(t for t in res.record.turns if t.at == (2, 0))
+    assert (blue.player, blue.meeple) == ("blue", None)
+    red = next(t for t in res.record.turns if t.at == (1, 0))
+    assert (red.player, red.meeple) == ("red", "E")
+    assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_two_followers_the_photos_show_on_each_others_feature_move_together() -> None:
+    """Photo game 688: the photo of red's turn read its farmer on the road, so blue's thief,
+    put on that road next, was taken for a farmer in the field (the road was taken). Every photo
+    after shows the truth; neither follower can move alone (the other stands on its feature),
+    so both move together."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0, meeple="N"))  # farmer north of the road
+    res = step(res, _with_figure(photo(game), (-1, 0), (-1, 0), "W"))
+    game.play(Turn("blue", tile("U"), (1, 0), 0, meeple="E"))  # thief on the same road
+    res = step(res, photo(game))
+    u = tile("U")
+    kinds = {t.player: u.segments[u.segment_index_on_board(t.meeple, 0)].kind.value  # type: ignore[index, arg-type]
+             for t in res.record.turns}
+    assert kinds == {"red": "road", "blue": "field"}  # what the first two photos allow
+    warnings: list[str] = []
+    for _ in range(2):
+        res = step(res, photo(game))
+        warnings += res.warnings
+    kinds = {t.player: u.segments[u.segment_index_on_board(t.meeple, 0)].kind.value  # type: ignore[index, arg-type]
+             for t in res.record.turns}
+    assert kinds == {"red": "field", "blue": "road"}
+    assert any("another follower that stood in its way" in w for w in warnings)
+    assert replay(res.record)[1].final == game.final_report().final
