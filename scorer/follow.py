@@ -1028,9 +1028,27 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
     gone = {c for c in dropped if c not in shown and min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)}
+    if not gone and _start_taken_for_a_cell_of_the_table(record, short, dropped, shown):
+        gone = {record.start.at}  # type: ignore[union-attr]
     if not gone or _replayed(short) is None:
         return None
     return short, dropped, gone
+
+
+def _start_taken_for_a_cell_of_the_table(record: GameRecord, short: GameRecord, dropped: set[Cell],
+                                         shown: set[Cell]) -> bool:
+    """Whether the second photo of a game may have laid the start tile on a cell of the table:
+    every turn is that photo's (``short``, the record without them, is the start alone), this
+    photo does not show the start's cell, and it shows one of those turns' tiles that is the
+    start tile. A close-up of the first tiles (photo game 685: a D and the O beside it, the
+    table beyond the D read as another D) fits the start tile on either D; when the wrong one
+    is taken, the real one becomes a turn, and the start tile stays on a cell no photo shows
+    again. Inferred afresh from this photo, the start alone is aligned on the real D."""
+    start = record.start
+    if start is None or short.turns or start.at in shown:
+        return False
+    return any(t.at in dropped and t.at in shown and t.tile is not None and t.tile.id == start.tile.id
+               for t in record.turns)
 
 
 def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None) -> list[TileEntry]:

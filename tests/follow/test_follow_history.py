@@ -1451,3 +1451,31 @@ def test_two_followers_the_photos_show_on_each_others_feature_move_together() ->
     assert kinds == {"red": "field", "blue": "road"}
     assert any("another follower that stood in its way" in w for w in warnings)
     assert replay(res.record)[1].final == game.final_report().final
+
+
+def _shifted(state: State, dx: int) -> State:
+    """``state`` read in a frame ``dx`` cells further west (a reader's own origin)."""
+    return replace(state, tiles=tuple(replace(e, at=(e.at[0] - dx, e.at[1])) for e in state.tiles),
+                   meeples=tuple(replace(m, at=(m.at[0] - dx, m.at[1])) for m in state.meeples))
+
+
+def test_a_start_tile_laid_on_a_cell_of_the_table_is_aligned_again_by_the_next_photo() -> None:
+    """Photo game 685: the second photo, a close-up of the start tile and the tile beside it,
+    read the table beyond the start tile as another start tile, and the start was aligned on
+    that one (both fit alike); the real start tile became a turn, and the start tile stayed on a
+    cell no photo showed again. The next photo, which shows the real one and not that cell, has
+    the turns inferred again from the start alone."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    second = photo(game)
+    ghost = replace(next(e for e in second.tiles if e.at == (0, 0)), at=(1, 0))
+    res = step(res, _shifted(replace(second, tiles=(*second.tiles, ghost)), 1))  # the ghost at the reader's origin
+    assert len(res.record.turns) == 2  # the ghost is the start: the real D is a turn
+    game.play(Turn("blue", tile("E"), (0, -1), 180))
+    res = step(res, photo(game))
+    assert res.used
+    # (in which order the two were laid, no follower tells: either scores alike)
+    assert sorted((t.tile.id, t.at) for t in res.record.turns if t.tile) == [("E", (0, -1)), ("U", (-1, 0))]
+    assert any("the last photo's turns are inferred again" in w for w in res.warnings)
+    assert replay(res.record)[1].final == game.final_report().final
