@@ -1051,7 +1051,8 @@ def _start_taken_for_a_cell_of_the_table(record: GameRecord, short: GameRecord, 
                for t in record.turns)
 
 
-def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None) -> list[TileEntry]:
+def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None,
+                      crest_blind: bool = False) -> list[TileEntry]:
     """The tiles of the box that can lie on ``cell`` next to the board, likeliest first by the
     photo's evidence: those within :data:`EVIDENCE_CHOICE_MARGIN` of the best, at most
     :data:`EVIDENCE_CHOICES`. The first keeps the reading's confidence when it is the tile read,
@@ -1059,8 +1060,13 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
     evidence cannot tell apart (a blue follower on the crest, see :func:`_shields_unseen`) the
     one with more copies left in the box comes first: it is the likelier draw (photo game 653:
     an N under a blue farmer was laid as its twin M, the alphabet's first, and the box's last M
-    was then missing for the M laid later)."""
+    was then missing for the M laid later). Where a blue follower stands on the new tile
+    (``crest_blind``) its photo says nothing of a crest, as in the evidence summed over the
+    photos (:func:`_add_evidence`): the twins get the same evidence (photo game 687: an S with a
+    blue knight beside its crest, the crest hidden by the figure's box in every photo, was laid
+    as T, the rarer twin, and never rewritten: the summed evidence tied them)."""
     catalog = load_catalog()
+    blind = _shields_unseen(cev.evidence[cev.at[cell]], neutral=True) if crest_blind and cell in cev.at else None
     found: list[tuple[float, int, str, int, TileType]] = []
     for tid, n in sorted(game.box.items()):
         tile = catalog.get(tid)
@@ -1069,7 +1075,8 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
         for rot in tile.rotations():
             if not game.board.can_hold(cell) or game.board.edge_conflicts(cell, tile, rot):
                 continue
-            v = cev.score(cell, tile, rot)
+            v = cev.score(cell, tile, rot) if blind is None else \
+                blind.get((tile.id, _canonical_rot(tile, rot - cev.t.rot)))
             if v is not None:
                 found.append((v, n, tid, rot, tile))
     if not found:
@@ -1828,7 +1835,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ev_more: dict[Cell, list[TileEntry]] = {}
     if cev is not None:
         for c, e in list(new_entries.items()):
-            opts = _evidence_options(game, c, cev, e)
+            opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
             if opts:
                 if not same_tile(opts[0].tile, opts[0].rot, e.tile, e.rot):
                     warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "

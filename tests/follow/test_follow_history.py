@@ -1479,3 +1479,27 @@ def test_a_start_tile_laid_on_a_cell_of_the_table_is_aligned_again_by_the_next_p
     assert sorted((t.tile.id, t.at) for t in res.record.turns if t.tile) == [("E", (0, -1)), ("U", (-1, 0))]
     assert any("the last photo's turns are inferred again" in w for w in res.warnings)
     assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_twin() -> None:
+    """Photo game 687: blue's knight stood beside an S's crest, and every photo, the figure's
+    box hiding the crest, read a T (the crest not seen, by far). Under a blue follower a photo
+    says nothing of the crest (:data:`CREST_COLOURED_PLAYERS`), when the tile is laid as in the
+    evidence summed after it: the twins tie, and the tie goes to the one with more copies left
+    (S 2, T 1). A red knight's photo still tells them apart (a red figure's box does not pass
+    for a crest or hide one so often)."""
+    for player, expected in (("blue", "S"), ("red", "T")):
+        game = start_game()
+        res = first_step(game)
+        if player == "blue":  # red plays first
+            game.play(Turn("red", tile("U"), (-1, 0), 0))
+            res = step(res, photo(game))
+        s = tile("S")
+        cell, rot, city = next((c, r, rotate_slot(seg.slots[0], r)) for c in ((0, -1), (1, 0), (0, 1))
+                               for r in s.rotations() if not game.board.edge_conflicts(c, s, r)
+                               for seg in s.segments if seg.kind.value == "city")
+        game.play(Turn(player, s, cell, rot, meeple=city))
+        truth = photo(game)
+        ev = {cell: {("S", r): BASE + 4.0 for r in s.rotations()} | {("T", r): BASE + 8.0 for r in tile("T").rotations()}}
+        res = step(res, truth, evidence_for(truth, ev))
+        assert _laid(res, cell) == expected, player
