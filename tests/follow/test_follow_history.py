@@ -560,6 +560,33 @@ def test_a_road_stub_under_a_follower_is_found_by_the_twin_margin() -> None:
     assert laid.tile is not None and laid.tile.id == "A" and laid.rot == rot
 
 
+def test_a_farmer_where_a_road_would_run_to_the_city_is_found_by_the_twin_margin() -> None:
+    """Photo game 690: a farmer on an R's field, where a T's road would run from the edge to
+    the city, hides whether the road is there. The turn's photo read a T; the photos after lean
+    to R by little each, summed past :data:`EVIDENCE_TWIN_MARGIN` (far below
+    :data:`EVIDENCE_SUM_MARGIN`): R is taken."""
+    laid, misread = "R", "T"
+    r_tile = tile(laid)
+    game = start_game()
+    res = first_step(game)
+    cell, rot = _where_both_fit(game, laid, misread)
+    farm = _field_slot(r_tile, rot, (tile(misread), rot))
+    assert farm is not None
+    game.play(Turn("red", r_tile, cell, rot, meeple=farm))
+    truth = photo(game)
+    as_rival = _read_as(truth, cell, misread, rot)
+    lean_rival = {cell: {(laid, rot): BASE + 9.5, (misread, rot): BASE + 10.0}}
+    lean_laid = {cell: {(laid, rot): BASE + 10.0, (misread, rot): BASE + 9.0}}
+    res = step(res, as_rival, evidence_for(as_rival, lean_rival))
+    assert _laid(res, cell) == misread
+    for _ in range(2):
+        res = step(res, truth, evidence_for(truth, lean_laid))
+    assert _laid(res, cell) == misread
+    res = step(res, truth, evidence_for(truth, lean_laid))  # R leads the sum by 2.5
+    assert _laid(res, cell) == laid
+    assert replay(res.record)[1].final == game.final_report().final
+
+
 def test_a_rewrite_under_a_follower_takes_the_twin_the_photos_lean_to() -> None:
     """A cell misread as C in its turn's photo is rewritten from the photos after. The follower
     hides where a crest would be, so Q (with a crest) and R (without) are nearly tied; the
