@@ -1035,27 +1035,29 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
     gone = {c for c in dropped if c not in shown and min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)}
-    if not gone and _start_taken_for_a_cell_of_the_table(record, short, dropped, shown):
-        gone = {record.start.at}  # type: ignore[union-attr]
+    if not gone and (start := _start_on_a_cell_of_the_table(record, short, dropped, shown)) is not None:
+        gone = {start}
     if not gone or _replayed(short) is None:
         return None
     return short, dropped, gone
 
 
-def _start_taken_for_a_cell_of_the_table(record: GameRecord, short: GameRecord, dropped: set[Cell],
-                                         shown: set[Cell]) -> bool:
-    """Whether the second photo of a game may have laid the start tile on a cell of the table:
+def _start_on_a_cell_of_the_table(record: GameRecord, short: GameRecord, dropped: set[Cell],
+                                  shown: set[Cell]) -> Cell | None:
+    """The start tile's cell when the second photo of a game may have laid it on a cell of the table:
     every turn is that photo's (``short``, the record without them, is the start alone), this
     photo does not show the start's cell, and it shows one of those turns' tiles that is the
     start tile. A close-up of the first tiles (photo game 685: a D and the O beside it, the
     table beyond the D read as another D) fits the start tile on either D; when the wrong one
     is taken, the real one becomes a turn, and the start tile stays on a cell no photo shows
-    again. Inferred afresh from this photo, the start alone is aligned on the real D."""
+    again. Inferred afresh from this photo, the start alone is aligned on the real D. None
+    otherwise."""
     start = record.start
     if start is None or short.turns or start.at in shown:
-        return False
-    return any(t.at in dropped and t.at in shown and t.tile is not None and t.tile.id == start.tile.id
-               for t in record.turns)
+        return None
+    seen_again = any(t.at in dropped and t.at in shown and t.tile is not None and t.tile.id == start.tile.id
+                     for t in record.turns)
+    return start.at if seen_again else None
 
 
 def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntry | None = None,
@@ -1073,7 +1075,9 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
     blue knight beside its crest, the crest hidden by the figure's box in every photo, was laid
     as T, the rarer twin, and never rewritten: the summed evidence tied them)."""
     catalog = load_catalog()
-    blind = _shields_unseen(cev.evidence[cev.at[cell]], neutral=True) if crest_blind and cell in cev.at else None
+    if crest_blind and cell in cev.at:
+        c = cev.at[cell]
+        cev = _CellEvidence({c: _shields_unseen(cev.evidence[c], neutral=True)}, cev.t)
     found: list[tuple[float, int, str, int, TileType]] = []
     for tid, n in sorted(game.box.items()):
         tile = catalog.get(tid)
@@ -1082,8 +1086,7 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
         for rot in tile.rotations():
             if not game.board.can_hold(cell) or game.board.edge_conflicts(cell, tile, rot):
                 continue
-            v = cev.score(cell, tile, rot) if blind is None else \
-                blind.get((tile.id, _canonical_rot(tile, rot - cev.t.rot)))
+            v = cev.score(cell, tile, rot)
             if v is not None:
                 found.append((v, n, tid, rot, tile))
     if not found:
@@ -2247,7 +2250,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     fixed: GameRecord | None = None
     game: Game | None = None
     standing: set[tuple[str, Cell]] | None = None
-    blocked: list[tuple[int, str]] = []  # (turn, slot) moves the record did not replay with alone
+    blocked: list[tuple[int, str, str]] = []  # (turn, slot, kind) moves the record did not replay with alone
     for i, t in enumerate(record.turns):
         if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
             continue
@@ -2308,14 +2311,15 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         elif n <= votes.get(current, 0.0):  # type: ignore[arg-type]
             continue
         slot = rotate_slot(t.tile.segments[best].slots[0], t.rot)
+        kind = t.tile.segments[best].kind.value
         tried = _with_turn(fixed or record, i, meeple=slot)
         if tried is None:
-            blocked.append((i, slot))
+            blocked.append((i, slot, kind))
             continue
-        warnings.append(_moved_follower(t, best, n, len(window)))
+        warnings.append(_moved_follower(t, kind, f"{n:g} of {len(window)} photos"))
         fixed, game = tried
     done: set[int] = set()
-    for (i, a), (j, b) in combinations(blocked, 2):
+    for (i, a, kind_a), (j, b, kind_b) in combinations(blocked, 2):
         # two followers the photos show on each other's feature (or blocking each other) move
         # together: each move alone leaves two followers on one feature
         if done & {i, j}:
@@ -2323,19 +2327,18 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         trial = _changed_turn(_changed_turn(fixed or record, i, meeple=a), j, meeple=b)
         moved = _replayed(trial)
         if moved is not None:
-            for k in (i, j):
-                t = trial.turns[k]
-                warnings.append(_moved_follower(t, t.tile.segment_index_on_board(t.meeple, t.rot), None, None))
+            for k, kind in ((i, kind_a), (j, kind_b)):
+                warnings.append(_moved_follower(trial.turns[k], kind, "with another follower that stood in its way"))
             fixed, game = trial, moved
             done |= {i, j}
     return _kept(fixed, game)
 
 
-def _moved_follower(t: Turn, segment: int | None, votes: float | None, photos: int | None) -> str:
-    """The warning for a follower :func:`_revise_followers` moved to another feature of its tile."""
-    kind = t.tile.segments[segment].kind.value if t.tile is not None and segment is not None else "feature"
-    why = f" ({votes:g} of {photos} photos)" if votes is not None else " (with another follower that stood in its way)"
-    return f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind}{why}; the turn is taken with it there"
+def _moved_follower(t: Turn, kind: str, why: str) -> str:
+    """The warning for a follower :func:`_revise_followers` moved to a feature of kind ``kind`` of
+    its tile, and ``why``."""
+    return (f"{t.player}'s turn at {list(t.at)}: the photos since show a follower on its {kind} ({why}); "
+            "the turn is taken with it there")
 
 
 def _left_the_board(record: GameRecord) -> dict[int, int]:
