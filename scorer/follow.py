@@ -229,6 +229,8 @@ CREST_COLOURED_PLAYERS = ("blue",)
 #: A cell whose summed evidence holds its tile within this of the crest twin another cell needs
 #: (the box's last copy) gives it up (:func:`_twin_swap`).
 SWAP_TIE = 0.5
+#: ... and only where the cell wanting that twin has been seen in at least this many photos.
+SWAP_MIN_PHOTOS = 3
 
 
 class FollowError(CarcamError):
@@ -716,6 +718,7 @@ class _SummedEvidence:
 
     def __init__(self, total: EvidenceTotal, least: int = 2) -> None:
         self.sums = {c: v for c, (n, v) in total.items() if n >= least and v}
+        self.photos = {c: n for c, (n, _) in total.items() if c in self.sums}
         self.best = {c: max(v.values()) for c, v in self.sums.items()}
 
     def score(self, cell: Cell, tile: TileType, rot: int) -> float | None:
@@ -888,7 +891,12 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
     see :func:`_shields_unseen`): the two swap. Returns (that cell, the twin, the tile on
     ``cell``) or None. Photo games 653 and 681: an N (an O) under a blue farmer taken as M (P),
     and the M (P) laid later, its crest plain (none seen) in every photo, could not be rewritten
-    because the box's last copy was used up by the first."""
+    because the box's last copy was used up by the first. The evidence on ``cell`` must be summed
+    over at least :data:`SWAP_MIN_PHOTOS` photos (photo game 746: an L read S then T by the two
+    photos since it was laid took the box's T from a tile under a red knight, and when the third
+    photo rewrote it to L the other tile kept the S)."""
+    if getattr(cev, "photos", {}).get(cell, 0) < SWAP_MIN_PHOTOS:  # one photo's evidence: never
+        return None
     catalog = load_catalog()
     board = game.board
     placed = board.tiles[cell]
@@ -1823,15 +1831,18 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         else:
             meeples.append(m)
     sightings: FiguresSeen | None = None
+    blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
+        unrevised = record
         for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _gone_with_their_feature,
                        _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
+        blue_joined = _blue_followers_moved(unrevised, record)
     # 3. new tiles
     new_entries = _plausible_new(game, {c: e for c, e in seen.items() if c not in game.board.tiles}, max_gap,
                                  warnings)
@@ -1957,7 +1968,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
          "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
          "there (it scored and went home)"),
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined)
+         if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
@@ -1968,6 +1980,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _late_followers(full, end_game, game, chosen_turns, late),
          "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
          "the players are asked"),
+        # last: a blue follower's crest is asked only where no question above is (photo game 489)
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, crest_blue, blind=crest_blue)
+         if cev is not None else [],
+         "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the players "
+         "are asked"),
     )
     if len(alternatives) <= 1:
         alternatives = []
@@ -2762,8 +2779,21 @@ def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], be
     return alt, _clone(g)
 
 
+def _blue_followers_moved(before: GameRecord, after: GameRecord) -> set[Cell]:
+    """The cells of the turns of ``before`` whose follower of the crests' own blue
+    (:data:`CREST_COLOURED_PLAYERS`) ``after`` (revised from the photos since, see
+    :func:`_revise_followers`) adds or moves: the crest question of its tile was not asked when it
+    was laid, where the follower then made the crest count for nothing (photo game 744: blue's
+    knight on a P read as a farmer, the twins tied under it and O taken, the O's crest counting
+    once the photos since put the knight on the city)."""
+    return {b.at for a, b in zip(before.turns, after.turns)
+            if b.at is not None and b.meeple is not None and a.meeple != b.meeple
+            and b.player in CREST_COLOURED_PLAYERS}
+
+
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                   cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+                   cev: _CellEvidence, covered: Collection[Cell],
+                   blind: Collection[Cell] = (), earlier: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
 
     A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
@@ -2773,31 +2803,47 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     completed city). Returns ``record`` as it is first, then the record with each such tile's
     twin (when the game replays with it: the box must still hold one), with their games, or
     ``[]``. Asked when the tile is laid: once answered, the record keeps the players' answer
-    unless later photos show otherwise (the follower gone, the crest seen)."""
+    unless later photos show otherwise (the follower gone, the crest seen). On ``blind`` cells (a
+    follower of the crests' own blue stands there, :data:`CREST_COLOURED_PLAYERS`) the photo's
+    crest evidence says nothing, so every twin is offered whatever it says; so too for the earlier
+    turns on ``earlier`` cells (:func:`_blue_followers_moved`), asked with this step's."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
-        if t.at not in covered:
+        if t.at in earlier and t.tile is not None and not t.discarded:
+            twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
+        elif t.at not in covered:
             return []
-        return [(_crest_question(t, twin), {"tile": twin, "rot": rot})
-                for twin, rot in _close_twins(t, cev.score, tuple(record.expansions))]
+        elif t.at in blind and t.tile is not None and not t.discarded:
+            twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
+        else:
+            twins = _close_twins(t, cev.score, tuple(record.expansions))
+        return [(_crest_question(t, twin), {"tile": twin, "rot": rot}) for twin, rot in twins]
     return _turn_questions(record, end_game, before, turns, options,
-                           lambda t: _crest_question(t, t.tile) if t.tile else "")
+                           lambda t: _crest_question(t, t.tile) if t.tile else "",
+                           earlier=[i for i, t in enumerate(record.turns) if t.at in earlier])
 
 
 def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                     options: Callable[[Turn], Iterable[tuple[str, dict[str, Any]]]],
-                    as_read: Callable[[Turn], str]) -> list[tuple[Alternative, Game]]:
-    """A question about this step's ``turns``: ``record`` as it is first (its summary the asked
-    turns as read, ``as_read``), then, for each turn, ``record`` with that turn changed as each of
-    its ``options`` says ((summary, changes to the turn) pairs, see :func:`_changed_alternative`)
-    where the game replays so and its end totals are new; with their games, or [] when no option
-    makes a difference."""
+                    as_read: Callable[[Turn], str], earlier: Iterable[int] = ()) -> list[tuple[Alternative, Game]]:
+    """A question about this step's ``turns`` (and the ``earlier`` turns of ``record``, by index):
+    ``record`` as it is first (its summary the asked turns as read, ``as_read``), then, for each
+    turn, ``record`` with that turn changed as each of its ``options`` says ((summary, changes to
+    the turn) pairs, see :func:`_changed_alternative`) where the game replays so and its end
+    totals are new; with their games, or [] when no option makes a difference."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
-    for k, t in enumerate(turns):
+    base_final = tuple(sorted(end_game.final_report().final.items()))
+    finals = {base_final}
+    # an earlier turn's question first (it is overdue), its answers kept even where a later
+    # answer scores the same: they say different things about the board
+    past = sorted(i for i in set(earlier) if i < base_i)
+    for i in [*past, *range(base_i, len(record.turns))]:
+        t = record.turns[i]
+        if i == base_i and past:
+            finals = {base_final}
         for summary, changes in options(t):
-            got = _changed_alternative(record, base_i + k, turns, before, summary, finals, **changes)
+            got = _changed_alternative(record, i, turns, before, summary, finals, **changes)
             if got is None:
                 continue
             if t not in asked:

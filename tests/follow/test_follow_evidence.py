@@ -356,6 +356,29 @@ def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile()
     assert not res.ambiguous and res.record.turns[-1].tile.id == "N"
 
 
+def test_a_crest_under_a_blue_knight_is_asked_whatever_the_photo_says() -> None:
+    """Photo games 657, 717, 734: a crest under a blue follower is the crests' own blue, and the
+    figure's foot and shadow pass for one (or hide it), so the photo's crest evidence says nothing
+    either way (:data:`CREST_COLOURED_PLAYERS`). The same N, read clearly without a crest, is
+    asked about under blue's knight (the last question a step asks: only when no other is), and
+    not under red's (the existing test above)."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    truth = photo(game)
+    after_red = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, {}))
+    assert not after_red.ambiguous
+    game.play(Turn("blue", tile("N"), (0, -1), 180, meeple="Se"))
+    truth = photo(game)
+    clear = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 2.0}}
+    res = follow_step(after_red.record, after_red.corrected_state, truth, evidence=evidence_for(truth, clear))
+    assert res.ambiguous
+    got = {a.record.turns[-1].tile.id: a.final["blue"] for a in res.alternatives}
+    assert got == {"N": 2, "M": 3}
+    assert res.alternatives[0].record.turns[-1].tile.id == "N"  # as laid: the commoner twin
+    assert any("blue follower" in w for w in res.warnings)
+
+
 def thief_on_a_w() -> tuple[FollowResult, State]:
     """Red laid a W (three roads meeting at a village) east of the start tile, its thief on the
     east road, away from the start tile's: the first photo's follow result and the true photo."""

@@ -15,6 +15,7 @@ from scorer.follow import (
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
     SHIELD_UNSEEN_COST,
+    SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
     FollowResult,
     _doubted,
@@ -369,8 +370,9 @@ def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commone
 class _Sums:
     """Summed evidence for :func:`_doubted`: per cell, a score per tile id (any rotation)."""
 
-    def __init__(self, scores: dict[tuple[int, int], dict[str, float]]) -> None:
+    def __init__(self, scores: dict[tuple[int, int], dict[str, float]], photos: int = 5) -> None:
         self.scores = scores
+        self.photos = {c: photos for c in scores}  # how many photos each cell's sum holds
 
     def score(self, cell: tuple[int, int], t: TileType, rot: int) -> float | None:
         return self.scores.get(cell, {}).get(t.id or "")
@@ -400,6 +402,27 @@ def test_a_crest_twin_the_box_no_longer_holds_is_swapped_with_a_tied_cell() -> N
     # a cell whose own evidence sees its crest does not give it up
     sums.scores[tied] = {"M": 9.0, "N": 7.0}
     assert _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN) == {}  # type: ignore[arg-type]
+
+
+def test_a_tile_seen_in_two_photos_takes_no_twin_from_another_cell() -> None:
+    """Photo game 746: an L just laid, read S and then T by the two photos since, wanted the
+    box's only T, and the swap took it from a tile under a red knight that the players had
+    answered T; the third photo rewrote the new tile to L and the other kept the S. A cell must
+    have been seen in :data:`SWAP_MIN_PHOTOS` photos before its evidence takes a twin from
+    another."""
+    game = start_game()
+    m, n = tile("M"), tile("N")
+    laid = []
+    for t in (m, m, n):
+        c, r, *_ = next(iter(game.board.legal_placements(t)))
+        game.play(Turn("red", t, c, r))
+        laid.append(c)
+    tied, plain, wrong = laid
+    scores = {tied: {"M": 7.0, "N": 7.0}, plain: {"M": 10.0, "N": 5.0}, wrong: {"M": 10.0, "N": 5.0}}
+    for photos, swapped in ((SWAP_MIN_PHOTOS - 1, {}), (SWAP_MIN_PHOTOS, {wrong: "M", tied: "N"})):
+        sums = _Sums(scores, photos)
+        out = _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)  # type: ignore[arg-type]
+        assert {c: e.tile.id for c, e in out.items()} == swapped, photos
 
 
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
@@ -1530,3 +1553,36 @@ def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_
         ev = {cell: {("S", r): BASE + 4.0 for r in s.rotations()} | {("T", r): BASE + 8.0 for r in tile("T").rotations()}}
         res = step(res, truth, evidence_for(truth, ev))
         assert _laid(res, cell) == expected, player
+
+
+def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_question() -> None:
+    """Photo game 744: blue's knight on a P's city was read as a farmer on its field by the
+    photo of the turn; under a blue figure the photo cannot tell the crest (the twins tie, O
+    was taken), and a farmer gains nothing from a crest, so nothing was asked. The photos since
+    put the knight on the city, where the crest counts: the players are asked then, the
+    earlier turn's crest offered."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    p = tile("P")
+    cell, rot, city, field = next(
+        (c, r, rotate_slot(cs.slots[0], r), rotate_slot(fs.slots[0], r))
+        for c in ((0, -1), (1, 0), (0, 1)) for r in p.rotations() if not game.board.edge_conflicts(c, p, r)
+        for cs in p.segments if cs.kind.value == "city" for fs in p.segments if fs.kind.value == "field")
+    game.play(Turn("blue", p, cell, rot, meeple=city))
+    truth = photo(game)
+    as_farmer = replace(truth, meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples))
+    res = step(res, as_farmer)
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.meeple == field and not res.ambiguous  # a farmer: the crest counts for nothing
+    far = next(c for c in ((-2, 0), (-3, 0)) if c not in game.board.tiles)
+    game.play(Turn("red", tile("U"), far, 0))
+    res = step(res, photo(game))  # one photo since: a tie, asked (and answered as read: the field)
+    assert [a.summary.rsplit(" ", 1)[1] for a in res.alternatives] == ["field", "city"]
+    res = step(res, photo(game))  # two: the follower moves to the city
+    assert next(t for t in res.record.turns if t.at == cell).meeple == city
+    assert res.ambiguous
+    tiles = {next(t for t in a.record.turns if t.at == cell).tile.id for a in res.alternatives}
+    assert tiles == {"O", "P"}
+    assert "blue's follower on the tile at" in res.alternatives[1].summary
