@@ -2984,11 +2984,23 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
             if looks[x] != looks[current] or looks[x] < top:
                 continue
             seg = t.tile.segments[x]
-            got = _changed_alternative(full, i, turns, before, _follower_answer(t, seg.kind), finals,
-                                       meeple=rotate_slot(seg.slots[0], t.rot))
+            slot = rotate_slot(seg.slots[0], t.rot)
+            said = _follower_answer(t, seg.kind)
+            got = _changed_alternative(full, i, turns, before, said, finals, meeple=slot)
             if got is not None:
                 asked.append((t, current))
                 out.append(got)
+            # a blue follower's crest, which the photos cannot tell, may count there and not
+            # where it stood (a farmer moved onto its city, photo game 744): each twin with it
+            twins = _shield_twins(t.tile, t.rot, tuple(record.expansions)) if t.player in CREST_COLOURED_PLAYERS \
+                else ()
+            for twin, rot in twins:
+                tw = _changed_alternative(full, i, turns, before, f"{said}; {_crest_answer(t, twin)}", finals,
+                                          meeple=slot, tile=twin, rot=rot)  # the same place on the board
+                if tw is not None:
+                    if (t, current) not in asked:
+                        asked.append((t, current))
+                    out.append(tw)
     if not out:
         return []
     summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)

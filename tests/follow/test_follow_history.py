@@ -1560,7 +1560,8 @@ def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_questi
     photo of the turn; under a blue figure the photo cannot tell the crest (the twins tie, O
     was taken), and a farmer gains nothing from a crest, so nothing was asked. The photos since
     put the knight on the city, where the crest counts: the players are asked then, the
-    earlier turn's crest offered."""
+    earlier turn's crest offered. The first photo since, tying field and city, asks where the
+    knight stands with each twin for the city (:func:`_tied_followers`)."""
     game = start_game()
     res = first_step(game)
     game.play(Turn("red", tile("U"), (-1, 0), 0))
@@ -1578,11 +1579,17 @@ def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_questi
     assert laid.meeple == field and not res.ambiguous  # a farmer: the crest counts for nothing
     far = next(c for c in ((-2, 0), (-3, 0)) if c not in game.board.tiles)
     game.play(Turn("red", tile("U"), far, 0))
-    res = step(res, photo(game))  # one photo since: a tie, asked (and answered as read: the field)
-    assert [a.summary.rsplit(" ", 1)[1] for a in res.alternatives] == ["field", "city"]
-    res = step(res, photo(game))  # two: the follower moves to the city
+    res = step(res, photo(game))  # one photo since: a tie, asked with the crest the city would count
+    assert [(a.summary.split("; ")[0].rsplit(" ", 1)[1], next(t for t in a.record.turns if t.at == cell).tile.id)
+            for a in res.alternatives] == [("field", "P"), ("city", "P"), ("city", "O")]
+    tie = res
+    res = step(res, photo(game))  # answered as read (the field); two photos since: the follower moves
     assert next(t for t in res.record.turns if t.at == cell).meeple == city
     assert res.ambiguous
     tiles = {next(t for t in a.record.turns if t.at == cell).tile.id for a in res.alternatives}
     assert tiles == {"O", "P"}
     assert "blue's follower on the tile at" in res.alternatives[1].summary
+    # answered with the city, the knight's crest is not asked again: it was asked with the tie
+    for pick in (1, 2):
+        answered = step(replace(tie, record=tie.alternatives[pick].record), photo(game))
+        assert not answered.ambiguous
