@@ -401,13 +401,16 @@ def new_game(record: GameRecord) -> Game:
 
 
 def _clone_board(board: Board) -> Board:
-    """A copy of a board whose feature graph can grow on its own (placed tiles are shared)."""
+    """A copy of a board whose feature graph can grow on its own (placed tiles are shared).
+    The graph's sets (a feature's cells, merged in place when two features join) are copied
+    too: shared, a join tried on the copy grew the original's feature (photo game 778: a game
+    remembered for the next step counted a tile of another city in blue's, a point too many)."""
     out = copy.copy(board)
     out.tiles = dict(board.tiles)
     graph = copy.copy(board.graph)
     for name, value in vars(board.graph).items():
         if isinstance(value, list):
-            setattr(graph, name, list(value))
+            setattr(graph, name, [set(v) if isinstance(v, set) else v for v in value])
         elif isinstance(value, dict):
             setattr(graph, name, {k: set(v) if isinstance(v, set) else v for k, v in value.items()})
     graph._board = out  # type: ignore[attr-defined]
