@@ -2811,14 +2811,12 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     crest evidence says nothing, so every twin is offered whatever it says; so too for the earlier
     turns on ``earlier`` cells (:func:`_blue_followers_moved`), asked with this step's."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
-        if t.at in earlier and t.tile is not None and not t.discarded:
+        if t.tile is not None and not t.discarded and (t.at in earlier or (t.at in covered and t.at in blind)):
             twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
-        elif t.at not in covered:
-            return []
-        elif t.at in blind and t.tile is not None and not t.discarded:
-            twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
-        else:
+        elif t.at in covered:
             twins = _close_twins(t, cev.score, tuple(record.expansions))
+        else:
+            return []
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot}) for twin, rot in twins]
     return _turn_questions(record, end_game, before, turns, options,
                            lambda t: _crest_question(t, t.tile) if t.tile else "",
