@@ -1984,7 +1984,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
          "the players are asked"),
         # last: a blue follower's crest is asked only where no question above is (photo game 489)
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, crest_blue, blind=crest_blue)
+        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, crest_blue, blind=crest_blue,
+                                earlier=blue_joined, alone=True)
          if cev is not None else [],
          "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the players "
          "are asked"),
@@ -2796,7 +2797,8 @@ def _blue_followers_moved(before: GameRecord, after: GameRecord) -> set[Cell]:
 
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                    cev: _CellEvidence, covered: Collection[Cell],
-                   blind: Collection[Cell] = (), earlier: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
+                   blind: Collection[Cell] = (), earlier: Collection[Cell] = (),
+                   alone: bool = False) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
 
     A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
@@ -2809,7 +2811,9 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     unless later photos show otherwise (the follower gone, the crest seen). On ``blind`` cells (a
     follower of the crests' own blue stands there, :data:`CREST_COLOURED_PLAYERS`) the photo's
     crest evidence says nothing, so every twin is offered whatever it says; so too for the earlier
-    turns on ``earlier`` cells (:func:`_blue_followers_moved`), asked with this step's."""
+    turns on ``earlier`` cells (:func:`_blue_followers_moved`), asked with this step's own crest
+    question, or ``alone`` (the step's last question): an overdue question must not take the place
+    of another (photo game 784: it displaced the question about red's follower on a new tile)."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is not None and not t.discarded and (t.at in earlier or (t.at in covered and t.at in blind)):
             twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
@@ -2818,9 +2822,13 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
         else:
             return []
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot}) for twin, rot in twins]
-    return _turn_questions(record, end_game, before, turns, options,
-                           lambda t: _crest_question(t, t.tile) if t.tile else "",
-                           earlier=[i for i, t in enumerate(record.turns) if t.at in earlier])
+
+    def ask(cells: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+        return _turn_questions(record, end_game, before, turns, options,
+                               lambda t: _crest_question(t, t.tile) if t.tile else "",
+                               earlier=[i for i, t in enumerate(record.turns) if t.at in cells])
+    own = ask(())
+    return ask(earlier) if earlier and (own or alone) else own
 
 
 def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
