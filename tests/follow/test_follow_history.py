@@ -1593,3 +1593,37 @@ def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_questi
     for pick in (1, 2):
         answered = step(replace(tie, record=tie.alternatives[pick].record), photo(game))
         assert not answered.ambiguous
+
+
+def test_an_overdue_crest_question_does_not_take_the_place_of_another() -> None:
+    """Photo game 784: the photos since moved a blue follower on an earlier tile with a crest
+    twin (an overdue crest question, :func:`_blue_followers_moved`) in the step whose new tile,
+    under a follower, read nearly as well as a rival that scores otherwise; asked second in line,
+    the crest question took the rival question's place, and the record went wrong. The overdue
+    question is asked with the step's own crest question or as its last one."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    p = tile("P")
+    cell, rot, city, field = next(
+        (c, r, rotate_slot(cs.slots[0], r), rotate_slot(fs.slots[0], r))
+        for c in ((0, -1), (1, 0), (0, 1)) for r in p.rotations() if not game.board.edge_conflicts(c, p, r)
+        for cs in p.segments if cs.kind.value == "city" for fs in p.segments if fs.kind.value == "field")
+    game.play(Turn("blue", p, cell, rot, meeple=city))
+    truth = photo(game)
+    res = step(res, replace(truth, meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples)))
+    far = next(c for c in ((-2, 0), (-3, 0)) if c not in game.board.tiles)
+    game.play(Turn("red", tile("U"), far, 0))
+    res = step(res, photo(game))  # the tie (field or city), answered as read: the field
+    w = tile("W")
+    w_cell = next(c for c in ((1, 0), (0, 1), (-1, 1), (-1, -1)) if c not in game.board.tiles
+                  and not game.board.edge_conflicts(c, w, 0) and game.board.can_hold(c))
+    game.play(Turn("blue", w, w_cell, 0, meeple="E"))
+    truth = photo(game)
+    close = {w_cell: {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
+    res = step(res, truth, evidence_for(truth, close))
+    assert next(t for t in res.record.turns if t.at == cell).meeple == city  # the follower moved
+    assert res.ambiguous
+    assert all("the tile under blue's follower" in a.summary for a in res.alternatives), \
+        [a.summary for a in res.alternatives]
