@@ -1555,13 +1555,10 @@ def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_
         assert _laid(res, cell) == expected, player
 
 
-def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_question() -> None:
-    """Photo game 744: blue's knight on a P's city was read as a farmer on its field by the
-    photo of the turn; under a blue figure the photo cannot tell the crest (the twins tie, O
-    was taken), and a farmer gains nothing from a crest, so nothing was asked. The photos since
-    put the knight on the city, where the crest counts: the players are asked then, the
-    earlier turn's crest offered. The first photo since, tying field and city, asks where the
-    knight stands with each twin for the city (:func:`_tied_followers`)."""
+def _blue_knight_read_as_farmer() -> tuple[Game, FollowResult, tuple[int, int], str, str]:
+    """Red laid a U, blue a P with its knight on the city, which the photo of the turn read as a
+    farmer on the P's field: the game, the follow result, the P's cell, the city's and the
+    field's slots."""
     game = start_game()
     res = first_step(game)
     game.play(Turn("red", tile("U"), (-1, 0), 0))
@@ -1573,8 +1570,18 @@ def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_questi
         for cs in p.segments if cs.kind.value == "city" for fs in p.segments if fs.kind.value == "field")
     game.play(Turn("blue", p, cell, rot, meeple=city))
     truth = photo(game)
-    as_farmer = replace(truth, meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples))
-    res = step(res, as_farmer)
+    res = step(res, replace(truth, meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples)))
+    return game, res, cell, city, field
+
+
+def test_a_blue_knight_the_photos_since_move_onto_a_city_brings_its_crest_question() -> None:
+    """Photo game 744: blue's knight on a P's city was read as a farmer on its field by the
+    photo of the turn; under a blue figure the photo cannot tell the crest (the twins tie, O
+    was taken), and a farmer gains nothing from a crest, so nothing was asked. The photos since
+    put the knight on the city, where the crest counts: the players are asked then, the
+    earlier turn's crest offered. The first photo since, tying field and city, asks where the
+    knight stands with each twin for the city (:func:`_tied_followers`)."""
+    game, res, cell, city, field = _blue_knight_read_as_farmer()
     laid = next(t for t in res.record.turns if t.at == cell)
     assert laid.meeple == field and not res.ambiguous  # a farmer: the crest counts for nothing
     far = next(c for c in ((-2, 0), (-3, 0)) if c not in game.board.tiles)
@@ -1601,18 +1608,7 @@ def test_an_overdue_crest_question_does_not_take_the_place_of_another() -> None:
     under a follower, read nearly as well as a rival that scores otherwise; asked second in line,
     the crest question took the rival question's place, and the record went wrong. The overdue
     question is asked with the step's own crest question or as its last one."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (-1, 0), 0))
-    res = step(res, photo(game))
-    p = tile("P")
-    cell, rot, city, field = next(
-        (c, r, rotate_slot(cs.slots[0], r), rotate_slot(fs.slots[0], r))
-        for c in ((0, -1), (1, 0), (0, 1)) for r in p.rotations() if not game.board.edge_conflicts(c, p, r)
-        for cs in p.segments if cs.kind.value == "city" for fs in p.segments if fs.kind.value == "field")
-    game.play(Turn("blue", p, cell, rot, meeple=city))
-    truth = photo(game)
-    res = step(res, replace(truth, meeples=tuple(replace(m, on=field) if m.at == cell else m for m in truth.meeples)))
+    game, res, cell, city, field = _blue_knight_read_as_farmer()
     far = next(c for c in ((-2, 0), (-3, 0)) if c not in game.board.tiles)
     game.play(Turn("red", tile("U"), far, 0))
     res = step(res, photo(game))  # the tie (field or city), answered as read: the field
