@@ -2823,12 +2823,13 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
             return []
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot}) for twin, rot in twins]
 
-    def ask(cells: Collection[Cell]) -> list[tuple[Alternative, Game]]:
-        return _turn_questions(record, end_game, before, turns, options,
-                               lambda t: _crest_question(t, t.tile) if t.tile else "",
-                               earlier=[i for i, t in enumerate(record.turns) if t.at in cells])
-    own = ask(())
-    return ask(earlier) if earlier and (own or alone) else own
+    asked = _turn_questions(record, end_game, before, turns, options,
+                            lambda t: _crest_question(t, t.tile) if t.tile else "",
+                            earlier=[i for i, t in enumerate(record.turns) if t.at in earlier])
+    if not earlier or alone:
+        return asked
+    step = len(record.turns) - len(turns)  # the overdue question only with one of this step's own
+    return asked if any(a.record.turns[step:] != record.turns[step:] for a, _ in asked[1:]) else []
 
 
 def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
