@@ -2119,9 +2119,10 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     tiles).
 
     A follower's slot names a segment of the tile the photo *read* on its cell. Where that is
-    not the record's tile and the slot's segment differs on the two (its kind, or the slots it
-    covers: a monk in the middle of a monastery read as a road curve is "on the field", a field
-    of another shape), the slot says nothing about the record tile's segments, so the follower
+    not the record's tile and the slot does not name the same kind of segment, lying within the
+    one read, on the record's tile (:func:`_slot_still_names`: a monk in the middle of a
+    monastery read as a road curve is "on the field", a wider field on the monastery tile), the
+    slot says nothing about the record tile's segments, so the follower
     is kept with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
     follower of that player stands on the tile. A knight on the city of a J read as an E is
     still on the city. A follower in ``weak`` (cell, player, slot: the reader took the segment
@@ -2138,7 +2139,7 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
         # nothing to compare (no record tile, an unknown read) counts as the tile read right
         misread = (read is not None and placed is not None and read.tile.known
                    and not same_tile(read.tile, read.rot, placed.tile, placed.rot))
-        known = not misread or _same_segment(read.tile, read.rot, placed.tile, placed.rot, m.on)  # type: ignore[union-attr]
+        known = not misread or _slot_still_names(read.tile, read.rot, placed.tile, placed.rot, m.on)  # type: ignore[union-attr]
         slot = m.on if known else UNKNOWN_SLOT
         if slot and (m.at, m.player, m.on) in weak:
             moved_by_another_layout = misread and not _twins(read.tile, read.rot, placed.tile, placed.rot)  # type: ignore[union-attr]
@@ -2164,6 +2165,17 @@ def _same_segment(a: TileType, ra: int, b: TileType, rb: int, slot: str) -> bool
     return _segment_at(a, ra, slot) == _segment_at(b, rb, slot) is not None
 
 
+def _slot_still_names(read: TileType, read_rot: int, placed: TileType, placed_rot: int, slot: str) -> bool:
+    """Whether a follower seen on a board slot of the tile ``read`` is on that slot's segment of
+    the tile ``placed`` too: the segment is of the same kind and lies within the one it was seen
+    on (its slots a subset). A figure seen on a Q's field at its south-west corner is on an S's
+    field there (the S's road splits the Q's field; photo game 799); one seen on a curve's wide
+    field is not known to be on a monastery tile's field, which also holds the middle where a
+    monk stands."""
+    seen, here = _segment_at(read, read_rot, slot), _segment_at(placed, placed_rot, slot)
+    return seen is not None and here is not None and seen[0] is here[0] and set(here[1]) <= set(seen[1])
+
+
 def _sighting(slot: str) -> tuple[str, float]:
     """A slot of :data:`FiguresSeen` as the board slot it names and the vote it is worth
     (:data:`SNAPPED_VOTE` when marked :data:`SNAPPED_MARK`, else 1)."""
@@ -2173,16 +2185,16 @@ def _sighting(slot: str) -> tuple[str, float]:
 def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int, TileType, int]]
                   ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
     """``seen`` with the slots of the followers on the ``changed`` cells (old tile and rotation,
-    new tile and rotation) made :data:`UNKNOWN_SLOT` where the slot's segment is not the same on
-    both tiles (:func:`_segment_at`): those cells' tiles were rewritten, and the slots named
-    segments of the tile taken before (they were read on it, or the photo read it too). A slot
-    on a segment both tiles share keeps its meaning, unless the reader took it beside the foot
+    new tile and rotation) made :data:`UNKNOWN_SLOT` where the slot does not name the same kind of
+    segment, lying within the old one, on the new tile (:func:`_slot_still_names`): those cells'
+    tiles were rewritten, and the slots named segments of the tile taken before (they were read
+    on it, or the photo read it too). A slot that still names its segment keeps its meaning, unless the reader took it beside the foot
     (:data:`SNAPPED_MARK`): the segment beside a foot was the old tile's (see :func:`_add_figures`);
     the sightings always say whose follower stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
         moved = slot.endswith(SNAPPED_MARK)
-        return slot if slot and not moved and _same_segment(old, old_rot, new, new_rot, slot) else UNKNOWN_SLOT
+        return slot if slot and not moved and _slot_still_names(old, old_rot, new, new_rot, slot) else UNKNOWN_SLOT
     return {c: tuple(None if p is None else tuple(sorted((player, kept(c, slot)) for player, slot in p))
                      for p in photos)
             if c in changed else tuple(photos) for c, photos in seen.items()}
@@ -2263,9 +2275,11 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     and three times on the monastery was kept a monk at 3 votes to 3), and is always one photo
     of the :data:`FIGURE_MIN_SIGHTINGS` (photo game 6: a thief on a K's road seen on
     it once and beside it once, on the field in the turn's photo, was kept a farmer by 1.5
-    votes to 1 because 1.5 fell short of two photos). The player stays the turn's (owners: :func:`_revise_owners`). Each change is
-    kept only if the record still replays legally (the feature was free, the player had a
-    follower left); two moves that do not replay alone are tried together (photo game 688:
+    votes to 1 because 1.5 fell short of two photos). Sightings that all took the
+    foot onto a road never move a farmer there: they are what a farmer lying beside the road
+    gives, and what the players' answer to :func:`_snapped_followers` settled (photo game 796).
+    The player stays the turn's (owners: :func:`_revise_owners`). Each change is kept only if
+    the record still replays legally (the feature was free, the player had a follower left); two moves that do not replay alone are tried together (photo game 688:
     blue's farmer read on the road by the turn's photo, so red's thief on that road was taken
     for a farmer in the field beside it, the two swapped in every photo after)."""
     fixed: GameRecord | None = None
@@ -2298,6 +2312,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         window = [p for p in photos[: last + 1] if p is not None]
         votes: dict[int, float] = {}
         looks: Counter[int] = Counter()  # photos showing a follower on each segment, however weighed
+        solid: Counter[int] = Counter()  # ... with its foot on that segment (not taken beside it)
         for p in window:
             segs: dict[int, float] = {}
             for _, on in p or ():
@@ -2308,6 +2323,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             for x, w in segs.items():
                 votes[x] = votes.get(x, 0.0) + w
                 looks[x] += 1
+                solid[x] += w == 1.0
         if not votes:
             continue
         best, n = max(votes.items(), key=lambda kv: (kv[1], looks[kv[0]], -kv[0]))
@@ -2323,6 +2339,11 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             if looks[best] < FIGURE_MIN_SIGHTINGS or 2 * present < len(window) or n <= rival:
                 continue
         elif looks[best] < FIGURE_MIN_SIGHTINGS:
+            continue
+        elif current is not None and t.tile.segments[current].kind is Kind.FIELD and not solid[best]:
+            # every look put the foot beside the road onto it: what a farmer lying there gives
+            # from some angles, and what the players' answer (field or road) was about (photo
+            # game 796: a farmer answered so was put back on the road by the next such photo)
             continue
         elif current is not None and Kind.FIELD not in (t.tile.segments[best].kind, t.tile.segments[current].kind):
             # neither is a field: a foot moved beside a road is a farmer's or a thief's, never

@@ -960,6 +960,24 @@ def test_a_rewritten_tile_keeps_the_slots_whose_segment_both_tiles_share() -> No
     assert out[(0, 0)] == seen[(0, 0)]  # a cell not rewritten keeps everything
 
 
+def test_a_rewritten_tile_keeps_a_slot_on_a_part_of_the_field_it_was_seen_on() -> None:
+    """Photo game 799: red's farmer on an S's field, beside the road, hid the road and the tile
+    was read as a Q (the same city, one field along the south edge). Seen at the south-west
+    corner of the Q's field, it is on the S's field there once the tile is rewritten into an S:
+    that field lies within the Q's. Seen at the middle of the south edge, where the S has its
+    road, the slot says nothing. A curve's wide field does not tell a monastery tile's field
+    (which holds the middle, where a monk stands)."""
+    q, s_, v, a = tile("Q"), tile("S"), tile("V"), tile("A")
+    assert _segment_at(q, 0, "Sw") != _segment_at(s_, 0, "Sw")  # not the same segment ...
+    seen = {(1, 0): ((("red", "S"),), (("red", "Sw"),), (("red", "Se"),))}
+    out = _forget_slots(seen, {(1, 0): (q, 0, s_, 0)})
+    assert out[(1, 0)] == ((("red", UNKNOWN_SLOT),), (("red", "Sw"),), (("red", "Se"),))  # ... but within it
+    wide = next(x for x in SLOTS if _segment_at(v, 0, x) is not None and _segment_at(v, 0, x)[0].value == "field"  # type: ignore[index]
+                and len(_segment_at(v, 0, x)[1]) > 2)  # type: ignore[index]
+    assert _segment_at(a, 0, wide)[0].value == "field"  # type: ignore[index]
+    assert _forget_slots({(1, 0): ((("red", wide),),)}, {(1, 0): (v, 0, a, 0)})[(1, 0)] == ((("red", UNKNOWN_SLOT),),)
+
+
 def test_a_rewritten_tile_forgets_the_feet_moved_beside_them_on_the_tile_before() -> None:
     """A B rewritten into an A (the thief on the A's road stub hid it): a follower the reader
     moved from the B's field onto its monastery (``~``) was moved by the B's layout, so it no
@@ -1428,6 +1446,42 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     assert f"in the field beside the road ({farmer.record.turns[-1].meeple})" in farmer.summary
     assert "on the road (E)" in asked.alternatives[0].summary
     assert not look(res, on_road, []).ambiguous
+
+
+def test_an_answered_farmer_is_not_moved_back_onto_the_road_by_looks_beside_its_foot() -> None:
+    """Fresh photo game 796: red's farmer beside a road was read on the road, moved there from its
+    foot (``snapped``); the players answered "in the field". The next photo moved it onto the
+    road the same way, and the revision put it back there (two looks to none), so a later tile
+    that closed the road scored it and hid the question whether that tile's player put a thief
+    there. Looks that all took the foot onto the road are what a farmer lying beside it gives:
+    they never move a follower off its field."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    moved = [((1, 0), "red", "E")]
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, on_road, moved)
+    assert asked.ambiguous
+    u = tile("U")
+
+    def kind(r: FollowResult) -> str:
+        laid = next(t for t in r.record.turns if t.at == (1, 0))
+        return u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value  # type: ignore[arg-type,index]
+
+    farmer = next(i for i, a in enumerate(asked.alternatives) if "in the field" in a.summary)
+    res = replace(asked, record=asked.choose(farmer), alternatives=())
+    assert kind(res) == "field"
+    game.play(Turn("blue", tile("U"), (0, 1), 0))
+    later = photo(game)
+    again = look(res, replace(later, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in later.meeples)),
+                 moved)
+    assert kind(again) == "field"
+    assert not any("show a follower on its road" in w for w in again.warnings)
+    # seen on the road under its foot as well, it goes there (one look of each kind)
+    solid = look(res, replace(later, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in later.meeples)),
+                 [])
+    assert kind(solid) == "road"
 
 
 def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked() -> None:
