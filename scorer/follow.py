@@ -853,7 +853,8 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
         now = cev.score(c, placed.tile, placed.rot)
         box = Counter(game.box)
         box[placed.tile.id or ""] += 1
-        best: tuple[float, int, int, TileType] | None = None  # (evidence, copies, rot, tile)
+        crest = _has_crest(placed.tile)
+        best: tuple[float, bool, int, int, TileType] | None = None  # (evidence, crest kept, copies, rot, tile)
         for tid, n in sorted(box.items()):
             tile = catalog.get(tid)
             if n <= 0 or tile is None or _foreign(tile, board):
@@ -862,20 +863,25 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 v = cev.score(c, tile, rot)
                 if v is None or rest.edge_conflicts(c, tile, rot):
                     continue
-                # of tiles the evidence ties (twins under a blue follower), the one with more
-                # copies in the box (see _evidence_options)
-                if best is None or (v, n) > best[:2]:
-                    best = (v, n, rot, tile)
-        need = margin
-        if best is not None and twin_margin is not None and (
-                _twins(best[3], best[2], placed.tile, placed.rot)
-                or _road_stub_twins(best[3], best[2], placed.tile, placed.rot)):
-            need = twin_margin
-        if best is not None and now is not None and best[0] - now > need \
-                and not same_tile(best[3], best[2], placed.tile, placed.rot):
-            out[c] = TileEntry(at=c, tile=best[3], rot=best[2], confidence=trust)
-            rest.place(c, best[3], best[2], check=False)
-        elif twin_margin is not None and now is not None and \
+                # of tiles the evidence ties (twins under a blue follower), the one with a coat
+                # of arms as the tile laid has one or not (what the photos or the players said
+                # before: photo game 797, an R answered "no coat of arms" under a blue farmer
+                # became an S, not a T, when its road was seen), then the one with more copies
+                # in the box (see _evidence_options)
+                key = (v, _has_crest(tile) == crest, n)
+                if best is None or key > best[:3]:
+                    best = (*key, rot, tile)
+        if best is not None:
+            v, _, _, rot, tile = best
+            need = margin
+            if twin_margin is not None and (_twins(tile, rot, placed.tile, placed.rot)
+                                            or _road_stub_twins(tile, rot, placed.tile, placed.rot)):
+                need = twin_margin
+            if now is not None and v - now > need and not same_tile(tile, rot, placed.tile, placed.rot):
+                out[c] = TileEntry(at=c, tile=tile, rot=rot, confidence=trust)
+                rest.place(c, tile, rot, check=False)
+                continue
+        if twin_margin is not None and now is not None and \
                 (swap := _twin_swap(game, cev, c, now, twin_margin, out)) is not None:
             other, tile, other_tile = swap
             out[c] = TileEntry(at=c, tile=tile, rot=placed.rot, confidence=trust)
@@ -3066,6 +3072,11 @@ def _with_tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ..
 def _follower_answer(t: Turn, kind: Kind) -> str:
     """One answer to a question about where turn ``t``'s follower stands: on its tile's ``kind``."""
     return f"{t.player}'s follower on the tile at {list(t.at or ())} stands on its {kind.value}"
+
+
+def _has_crest(tile: TileType) -> bool:
+    """Whether ``tile`` has a coat of arms (a shield on a city)."""
+    return any(seg.shield for seg in tile.segments)
 
 
 def _crest(tile: TileType) -> str:

@@ -1585,6 +1585,23 @@ def test_a_start_tile_laid_on_a_cell_of_the_table_is_aligned_again_by_the_next_p
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_tile_rewritten_into_tied_twins_keeps_its_coat_of_arms_or_none() -> None:
+    """Photo game 797: blue's farmer lay on a T's field, beside its road, and hid the road: the
+    tile was laid as an R and the players answered "no coat of arms". When the photos saw the
+    road, the evidence tied S and T (under a blue follower the photos say nothing of the crest)
+    and the tie went to the S (more copies), a crest the players had said was not there. Tied
+    twins are now the one that keeps the tile's coat of arms (or none), then the commoner."""
+    for laid, expected in (("R", "T"), ("Q", "S")):
+        game = start_game()
+        t = tile(laid)
+        cell, rot = next((c, r) for c, r, *_ in game.board.legal_placements(t)
+                         if not game.board.edge_conflicts(c, tile("S"), r))
+        game.play(Turn("blue", t, cell, rot))
+        sums = _Sums({cell: {laid: 5.0, "S": 9.0, "T": 9.0}})
+        out = _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)  # type: ignore[arg-type]
+        assert out[cell].tile.id == expected, laid
+
+
 def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_twin() -> None:
     """Photo game 687: blue's knight stood beside an S's crest, and every photo, the figure's
     box hiding the crest, read a T (the crest not seen, by far). Under a blue follower a photo
