@@ -2679,16 +2679,16 @@ def _follower_slots(old: TileType | None, old_rot: int, tile: TileType | None, r
 
 def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], scores: Mapping[str, int],
                   warnings: list[str]) -> tuple[list[Alternative], list[Game]]:
-    """The consistent sequences grouped by the track they lead to, most likely first. In The
-    Castle, also by the end totals: a keep goes on a completed house and scores only at the end,
-    so two followers that scored alike may leave different keeps."""
+    """The consistent sequences grouped by the track and the end totals they lead to, most
+    likely first. The end totals tell apart what scores only at the end: a follower that cannot
+    stand where the photo put it (that feature taken) and may stand on any other feature of its
+    tile alike (photo game 782: a knight read on a field that a farmer held was taken as a
+    farmer on the other field, silently), and in The Castle a keep on a completed house."""
     best = min(found, key=_Candidate.key)
     consistent = [c for c in found if c.rank() == best.rank()]
     groups: dict[tuple[Any, ...], _Candidate] = {}
     for c in sorted(consistent, key=_Candidate.key):
-        key: tuple[Any, ...] = tuple(c.game.track[p] for p in record.players)
-        if isinstance(c.game, CastleGame):
-            key += tuple(sorted(c.game.final_report().final.items()))
+        key = (tuple(c.game.track[p] for p in record.players), tuple(sorted(c.game.final_report().final.items())))
         groups.setdefault(key, c)
     ordered = list(groups.values())
     if scores:

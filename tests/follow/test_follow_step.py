@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from scorer import Game, GameRecord, State, TileEntry, Turn, game_to_json, parse_game, random_game, replay
-from scorer.catalog import load_catalog
+from scorer.catalog import load_catalog, rotate_slot
 from scorer.follow import FollowError, Transform, follow_states, follow_step, start_record, transform_state
 
 PLAYERS = ("red", "blue")
@@ -218,3 +218,31 @@ def test_align_falls_back_when_no_tile_of_the_photo_was_seen_before() -> None:
     transform, matched = align(ref, photo, [])
     assert matched == 0
     assert transform.cell((5, 5)) in ref
+
+
+
+def test_a_follower_read_on_a_taken_feature_asks_which_other_feature_it_stands_on() -> None:
+    """Photo game 782: red's knight on a K's city was read on the field beside it, which a farmer
+    already held, so it cannot stand there; every other feature of the tile explained the photo
+    alike, their tracks were the same, and the first (a farmer) was taken without a word though
+    the end totals differ. Alternatives are told apart by their end totals too: the players are
+    asked."""
+    game = start_game()
+    record = follow_step(None, None, photo(game)).record
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="S"))  # a farmer south of the start's road
+    res = follow_step(record, None, photo(game))
+    v = tile("V")
+    # a curve south of the start, its wide field against the start's south field (red's farm)
+    rot = next(r for r in v.rotations() if not game.board.edge_conflicts((0, 1), v, r))
+    wide, road = "N", next(rotate_slot(seg.slots[0], rot) for seg in v.segments if seg.kind.value == "road")
+    assert v.segments[v.segment_index_on_board(wide, rot)].kind.value == "field"  # type: ignore[index]
+    game.play(Turn("blue", v, (0, 1), rot, meeple=road))
+    truth = photo(game)
+    read = replace(truth, meeples=tuple(replace(m, on=wide) if m.at == (0, 1) else m for m in truth.meeples))
+    asked = follow_step(res.record, res.corrected_state, read)
+    assert asked.ambiguous
+    kinds = [v.segments[v.segment_index_on_board(a.record.turns[-1].meeple, rot)].kind.value  # type: ignore[arg-type,index]
+             for a in asked.alternatives]
+    assert sorted(kinds) == ["field", "road"]  # the road, or the small field inside the curve
+    assert len({tuple(sorted(a.final.items())) for a in asked.alternatives}) == 2
+    assert [dict(a.track) for a in asked.alternatives] == [{"red": 0, "blue": 0}] * 2
