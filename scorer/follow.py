@@ -36,8 +36,9 @@ How a step works (:func:`follow_step`):
    may also have been put on a feature that was completed by the end of the gap (it scored and
    went home, so no photo shows it: a *hidden follower*). A sequence is consistent when the
    followers left on the board are exactly the ones the photo shows. Consistent sequences that
-   give different track scores are returned as :class:`Alternative` s so the players can be
-   asked which one happened; the first (fewest hidden followers) is the one appended.
+   give different track scores or end totals are returned as :class:`Alternative` s so the
+   players can be asked which one happened; the first (fewest hidden followers) is the one
+   appended.
 
 Scores always come from replaying the record, so the points of every inferred turn are
 computed by the engine with its reasons. This module is pure rules code: it imports nothing
@@ -68,8 +69,8 @@ same way, with what its rules change:
   not be playing, a recent turn is taken to have used wall tile 1, or not to have used it, and
   the turns after it change hands (:func:`_turn_order_fixes`).
 - A follower put on a tower or house its own tile completed is asked about, as in the base game.
-  The alternatives are told apart by the end totals too, since a keep placed on a completed
-  house scores only at the end.
+  A keep placed on a completed house scores only at the end: the end totals tell such
+  alternatives apart.
 """
 
 from __future__ import annotations
