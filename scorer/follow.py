@@ -1999,6 +1999,16 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     )
     if len(alternatives) <= 1:
         alternatives = []
+    if alternatives and total is not None:
+        # the search's alternatives (a hidden follower that scored) may make an earlier tile's
+        # coat of arms count that no photo could tell (photo game 825)
+        crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
+                           lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total))
+        if crossed:
+            alternatives = [a for a, _ in crossed]
+            alt_games = {id(a): g for a, g in crossed}
+            warnings.append("a coat of arms the photos cannot tell changes what a turn found scored: the players "
+                            "are asked")
     for ask, why in questions:
         if len(alternatives) > 1:
             break
@@ -2008,7 +2018,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alt_games = {id(a): g for a, g in asked}
             warnings.append(why)
     if sightings is not None:
-        crossed = _with_tied_followers(record, game, chosen_turns, end_game, alternatives, alt_games, sightings)
+        crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
+                           lambda prior, these, then: _tied_followers(prior, game, these, then, sightings))
         if crossed:
             alternatives = [a for a, _ in crossed]
             alt_games = {id(a): g for a, g in crossed}
@@ -3045,15 +3056,19 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
 
 
-def _with_tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                         alternatives: Sequence[Alternative], alt_games: Mapping[int, Game],
-                         seen: FiguresSeen) -> list[tuple[Alternative, Game]]:
-    """The step's alternatives (``record`` with ``turns`` when it has none) each with each place
-    of a follower the photos tie on (:func:`_tied_followers`), with their games, or [] when no
-    such follower changes the end totals. The tie is asked with whatever else the step asks
-    (photo game 363: the last photo named the field, the one before the road, and the step also
-    asked whether blue's new tile had a follower that scored at once). ``alt_games``: each
-    alternative's game by its id; ``before``: the game before the step."""
+def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
+             alternatives: Sequence[Alternative], alt_games: Mapping[int, Game],
+             ask: Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]]
+             ) -> list[tuple[Alternative, Game]]:
+    """The step's alternatives (``record`` with ``turns`` when it has none) each crossed with the
+    answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
+    it, with their games, or [] when it asks nothing of any. Such a question is asked with
+    whatever else the step asks: a follower the photos tie on (:func:`_tied_followers`; photo
+    game 363: the last photo named the field, the one before the road, and the step also asked
+    whether blue's new tile had a follower that scored at once), an earlier tile's coat of arms
+    that only one of the step's alternatives makes count (:func:`_crests_that_now_count`; photo
+    game 825: a hidden knight completed a city with an O under blue's farmer, taken as P, and
+    no alternative had the true points). ``alt_games``: each alternative's game by its id."""
     crossed: list[tuple[Alternative, Game]] = []
     for alt in alternatives or [None]:
         if alt is None:
@@ -3062,10 +3077,10 @@ def _with_tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ..
             cut = len(alt.record.turns) - len(alt.turns)
             prior = replace(alt.record, turns=alt.record.turns[:cut])
             these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
-        tied = _tied_followers(prior, before, these, then, seen)
+        answers = ask(prior, these, then)
         crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
-                             hidden_followers=a.hidden_followers + hidden), g) for a, g in tied]
-        if not tied and alt is not None:
+                             hidden_followers=a.hidden_followers + hidden), g) for a, g in answers]
+        if not answers and alt is not None:
             crossed.append((alt, then))
     return crossed if len(crossed) > max(1, len(alternatives)) else []
 

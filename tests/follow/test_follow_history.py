@@ -4,6 +4,7 @@ step, correct tiles, followers and cells that one photo got wrong."""
 
 from __future__ import annotations
 
+from copy import deepcopy
 from dataclasses import replace
 
 import pytest
@@ -1694,3 +1695,43 @@ def test_an_overdue_crest_question_does_not_take_the_place_of_another() -> None:
     assert res.ambiguous
     assert all("the tile under blue's follower" in a.summary for a in res.alternatives), \
         [a.summary for a in res.alternatives]
+
+
+def test_a_hidden_knight_that_makes_an_earlier_crest_count_is_asked_with_it() -> None:
+    """Photo game 825: blue's farmer lay on an O (laid as P: under a blue figure the photos say
+    nothing of the crest, and a farmer gains nothing from one, so nothing was asked). Ten turns
+    later blue's H closed that city: the turn search offered "no follower" or "a knight that
+    scored at once" (the photos cannot show one), but only with the P, so no alternative had the
+    true points. The step's alternatives are crossed with the earlier crests they make count
+    (:func:`scorer.follow._crests_that_now_count`): the knight with the M is offered too."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    n, e = tile("N"), tile("E")
+    cell = (0, -1)  # above the start tile's city
+    rot = next(r for r in n.rotations() if not game.board.edge_conflicts(cell, n, r))
+    farm = _field_slot(n, rot)
+    assert farm is not None
+    game.play(Turn("blue", n, cell, rot, meeple=farm))
+    tie = {cell: _m_over_n(cell, 0.0)[cell]}
+    res = step(res, photo(game), evidence_for(photo(game), tie))
+    assert _laid(res, cell) == "N" and not res.ambiguous  # a farmer: the crest counts for nothing
+    # red closes the city (start, N, cap) with no follower seen: one may have scored at once
+    closing = next((c, r) for c in ((1, -1), (-1, -1), (0, -2)) for r in e.rotations()
+                   if not game.board.edge_conflicts(c, e, r) and game.board.touches(c)
+                   and _closes(game, Turn("red", e, c, r)))
+    game.play(Turn("red", e, *closing))
+    asked = step(res, photo(game), evidence_for(photo(game), tie))
+    got = {(dict(a.track)["red"], next(t for t in a.record.turns if t.at == cell).tile.id)  # type: ignore[union-attr]
+           for a in asked.alternatives}
+    assert got == {(0, "N"), (6, "N"), (8, "M")}  # 3 tiles x 2, and the M's crest 2 more
+    assert any("a coat of arms on blue's tile" in a.summary for a in asked.alternatives)
+
+
+def _closes(game: Game, turn: Turn) -> bool:
+    """Whether ``turn`` completes the city of its tile (played on a copy of ``game``)."""
+    trial = deepcopy(game)
+    trial.play(turn)
+    city = next(i for i, seg in enumerate(turn.tile.segments) if seg.kind.value == "city")  # type: ignore[union-attr]
+    return trial.board.graph.is_complete(trial.board.graph.node(turn.at, city))  # type: ignore[arg-type]
