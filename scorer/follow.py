@@ -2005,8 +2005,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
                            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total))
         if crossed:
-            alternatives = [a for a, _ in crossed]
-            alt_games = {id(a): g for a, g in crossed}
+            alternatives, alt_games = _split(crossed)
             warnings.append("a coat of arms the photos cannot tell changes what a turn found scored: the players "
                             "are asked")
     for ask, why in questions:
@@ -2014,15 +2013,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             break
         asked = ask()
         if asked:
-            alternatives = [a for a, _ in asked]
-            alt_games = {id(a): g for a, g in asked}
+            alternatives, alt_games = _split(asked)
             warnings.append(why)
     if sightings is not None:
         crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
                            lambda prior, these, then: _tied_followers(prior, game, these, then, sightings))
         if crossed:
-            alternatives = [a for a, _ in crossed]
-            alt_games = {id(a): g for a, g in crossed}
+            alternatives, alt_games = _split(crossed)
             warnings.append("the photos disagree on where a follower stands, and it changes the score: the players "
                             "are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
@@ -3054,6 +3051,11 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         return []
     summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)
     return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
+
+
+def _split(pairs: Sequence[tuple[Alternative, Game]]) -> tuple[list[Alternative], dict[int, Game]]:
+    """Alternatives with their games as the alternatives and their games by the alternative's id."""
+    return [a for a, _ in pairs], {id(a): g for a, g in pairs}
 
 
 def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
