@@ -2002,12 +2002,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if alternatives and total is not None:
         # the search's alternatives (a hidden follower that scored) may make an earlier tile's
         # coat of arms count that no photo could tell (photo game 825)
-        crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
-                           lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total))
-        if crossed:
-            alternatives, alt_games = _split(crossed)
-            warnings.append("a coat of arms the photos cannot tell changes what a turn found scored: the players "
-                            "are asked")
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total), warnings,
+            "a coat of arms the photos cannot tell changes what a turn found scored: the players are asked")
     for ask, why in questions:
         if len(alternatives) > 1:
             break
@@ -2016,12 +2014,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             alternatives, alt_games = _split(asked)
             warnings.append(why)
     if sightings is not None:
-        crossed = _crossed(record, chosen_turns, end_game, alternatives, alt_games,
-                           lambda prior, these, then: _tied_followers(prior, game, these, then, sightings))
-        if crossed:
-            alternatives, alt_games = _split(crossed)
-            warnings.append("the photos disagree on where a follower stands, and it changes the score: the players "
-                            "are asked")
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _tied_followers(prior, game, these, then, sightings), warnings,
+            "the photos disagree on where a follower stands, and it changes the score: the players are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -3059,12 +3055,13 @@ def _split(pairs: Sequence[tuple[Alternative, Game]]) -> tuple[list[Alternative]
 
 
 def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
-             alternatives: Sequence[Alternative], alt_games: Mapping[int, Game],
-             ask: Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]]
-             ) -> list[tuple[Alternative, Game]]:
+             alternatives: list[Alternative], alt_games: dict[int, Game],
+             ask: Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]],
+             warnings: list[str], why: str) -> tuple[list[Alternative], dict[int, Game]]:
     """The step's alternatives (``record`` with ``turns`` when it has none) each crossed with the
     answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
-    it, with their games, or [] when it asks nothing of any. Such a question is asked with
+    it, and their games by the alternative's id; when it asks nothing of any, ``alternatives``
+    and ``alt_games`` as they are (else ``why`` is added to ``warnings``). Such a question is asked with
     whatever else the step asks: a follower the photos tie on (:func:`_tied_followers`; photo
     game 363: the last photo named the field, the one before the road, and the step also asked
     whether blue's new tile had a follower that scored at once), an earlier tile's coat of arms
@@ -3084,7 +3081,10 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
                              hidden_followers=a.hidden_followers + hidden), g) for a, g in answers]
         if not answers and alt is not None:
             crossed.append((alt, then))
-    return crossed if len(crossed) > max(1, len(alternatives)) else []
+    if len(crossed) <= max(1, len(alternatives)):
+        return alternatives, alt_games
+    warnings.append(why)
+    return _split(crossed)
 
 
 def _follower_answer(t: Turn, kind: Kind) -> str:
