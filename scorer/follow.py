@@ -666,7 +666,7 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
     for (tid, r), v in values.items():
         tile = catalog.get(tid)
         twin = _without_shields(tile, r) if tile is not None else None
-        if twin is not None and not any(seg.shield for seg in tile.segments):  # type: ignore[union-attr]
+        if twin is not None and not _has_crest(tile):  # type: ignore[arg-type]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
     if neutral:  # the twins alike: a blue follower's photo says nothing of the crest
@@ -2133,8 +2133,8 @@ def _add_figures(before: FiguresSeen | None, meeples: Iterable[MeepleEntry], boa
     not the record's tile and the slot does not name the same kind of segment, lying within the
     one read, on the record's tile (:func:`_slot_still_names`: a monk in the middle of a
     monastery read as a road curve is "on the field", a wider field on the monastery tile), the
-    slot says nothing about the record tile's segments, so the follower
-    is kept with its colour but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
+    slot says nothing about the record tile's segments, so the follower is kept with its colour
+    but an unknown slot (:data:`UNKNOWN_SLOT`): it still shows that a
     follower of that player stands on the tile. A knight on the city of a J read as an E is
     still on the city. A follower in ``weak`` (cell, player, slot: the reader took the segment
     beside its foot) gets its slot marked with :data:`SNAPPED_MARK`; on a tile read otherwise
@@ -2199,9 +2199,10 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
     new tile and rotation) made :data:`UNKNOWN_SLOT` where the slot does not name the same kind of
     segment, lying within the old one, on the new tile (:func:`_slot_still_names`): those cells'
     tiles were rewritten, and the slots named segments of the tile taken before (they were read
-    on it, or the photo read it too). A slot that still names its segment keeps its meaning, unless the reader took it beside the foot
-    (:data:`SNAPPED_MARK`): the segment beside a foot was the old tile's (see :func:`_add_figures`);
-    the sightings always say whose follower stood there."""
+    on it, or the photo read it too). A slot that still names its segment keeps its meaning,
+    unless the reader took it beside the foot (:data:`SNAPPED_MARK`): the segment beside a foot
+    was the old tile's (see :func:`_add_figures`); the sightings always say whose follower
+    stood there."""
     def kept(c: Cell, slot: str) -> str:
         old, old_rot, new, new_rot = changed[c]
         moved = slot.endswith(SNAPPED_MARK)
@@ -2286,13 +2287,14 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     and three times on the monastery was kept a monk at 3 votes to 3), and is always one photo
     of the :data:`FIGURE_MIN_SIGHTINGS` (photo game 6: a thief on a K's road seen on
     it once and beside it once, on the field in the turn's photo, was kept a farmer by 1.5
-    votes to 1 because 1.5 fell short of two photos). Sightings that all took the
-    foot onto a road never move a farmer there: they are what a farmer lying beside the road
-    gives, and what the players' answer to :func:`_snapped_followers` settled (photo game 796).
-    The player stays the turn's (owners: :func:`_revise_owners`). Each change is kept only if
-    the record still replays legally (the feature was free, the player had a follower left); two moves that do not replay alone are tried together (photo game 688:
-    blue's farmer read on the road by the turn's photo, so red's thief on that road was taken
-    for a farmer in the field beside it, the two swapped in every photo after)."""
+    votes to 1 because 1.5 fell short of two photos). Sightings that all took the foot onto a
+    road never move a farmer there: they are what a farmer lying beside the road gives, and what
+    the players' answer to :func:`_snapped_followers` settled (photo game 796). The player stays
+    the turn's (owners: :func:`_revise_owners`). Each change is kept only if the record still
+    replays legally (the feature was free, the player had a follower left); two moves that do
+    not replay alone are tried together (photo game 688: blue's farmer read on the road by the
+    turn's photo, so red's thief on that road was taken for a farmer in the field beside it,
+    the two swapped in every photo after)."""
     fixed: GameRecord | None = None
     game: Game | None = None
     standing: set[tuple[str, Cell]] | None = None
@@ -3061,8 +3063,8 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     """The step's alternatives (``record`` with ``turns`` when it has none) each crossed with the
     answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
     it, and their games by the alternative's id; when it asks nothing of any, ``alternatives``
-    and ``alt_games`` as they are (else ``why`` is added to ``warnings``). Such a question is asked with
-    whatever else the step asks: a follower the photos tie on (:func:`_tied_followers`; photo
+    and ``alt_games`` as they are (else ``why`` is added to ``warnings``). Such a question is
+    asked with whatever else the step asks: a follower the photos tie on (:func:`_tied_followers`; photo
     game 363: the last photo named the field, the one before the road, and the step also asked
     whether blue's new tile had a follower that scored at once), an earlier tile's coat of arms
     that only one of the step's alternatives makes count (:func:`_crests_that_now_count`; photo
@@ -3099,7 +3101,7 @@ def _has_crest(tile: TileType) -> bool:
 
 def _crest(tile: TileType) -> str:
     """Whether ``tile`` has a coat of arms, in words."""
-    return "a coat of arms" if any(seg.shield for seg in tile.segments) else "no coat of arms"
+    return "a coat of arms" if _has_crest(tile) else "no coat of arms"
 
 
 def _crest_answer(t: Turn, tile: TileType) -> str:
