@@ -2694,9 +2694,12 @@ def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], score
     best = min(found, key=_Candidate.key)
     consistent = [c for c in found if c.rank() == best.rank()]
     groups: dict[tuple[Any, ...], _Candidate] = {}
-    for c in sorted(consistent, key=_Candidate.key):
-        key = (tuple(c.game.track[p] for p in record.players), tuple(sorted(c.game.final_report().final.items())))
-        groups.setdefault(key, c)
+    likeliest = sorted(consistent, key=_Candidate.key)
+    tracks = [tuple(c.game.track[p] for p in record.players) for c in likeliest]
+    for c, track in zip(likeliest, tracks):
+        # the end totals (a replay of the end scoring) only where they can tell two apart
+        final = tuple(sorted(c.game.final_report().final.items())) if tracks.count(track) > 1 else None
+        groups.setdefault((track, final), c)
     ordered = list(groups.values())
     if scores:
         match = [c for c in ordered if all(c.game.track.get(p) == v for p, v in scores.items())]
@@ -3064,9 +3067,10 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
     it, and their games by the alternative's id; when it asks nothing of any, ``alternatives``
     and ``alt_games`` as they are (else ``why`` is added to ``warnings``). Such a question is
-    asked with whatever else the step asks: a follower the photos tie on (:func:`_tied_followers`; photo
-    game 363: the last photo named the field, the one before the road, and the step also asked
-    whether blue's new tile had a follower that scored at once), an earlier tile's coat of arms
+    asked with whatever else the step asks: a follower the photos tie on
+    (:func:`_tied_followers`; photo game 363: the last photo named the field, the one before the
+    road, and the step also asked whether blue's new tile had a follower that scored at once),
+    an earlier tile's coat of arms
     that only one of the step's alternatives makes count (:func:`_crests_that_now_count`; photo
     game 825: a hidden knight completed a city with an O under blue's farmer, taken as P, and
     no alternative had the true points). ``alt_games``: each alternative's game by its id."""
