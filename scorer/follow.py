@@ -1990,13 +1990,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _late_followers(full, end_game, game, chosen_turns, late),
          "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
          "the players are asked"),
-        # last: a blue follower's crest is asked only where no question above is (photo game 489)
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, crest_blue, blind=crest_blue,
-                                earlier=blue_joined, alone=True)
-         if cev is not None else [],
-         "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the players "
-         "are asked"),
     )
+    blue_crests = "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the " \
+        "players are asked"
     if len(alternatives) <= 1:
         alternatives = []
     if alternatives and total is not None:
@@ -2013,6 +2009,17 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked:
             alternatives, alt_games = _split(asked)
             warnings.append(why)
+    if cev is not None:
+        # last: a blue follower's crest, asked with whatever else the step asks (crossed), never
+        # in its place (photo game 489); before, it was dropped when another question came first,
+        # and an overdue one never came back (photo game 837). Not of a tile asked about already.
+        told = _cells_told_apart(alternatives)
+        blue_cells, joined = set(crest_blue) - told, set(blue_joined) - told
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game, these,
+                                                      cev, blue_cells, blind=blue_cells, earlier=joined,
+                                                      alone=True), warnings, blue_crests)
     if sightings is not None:
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
@@ -3091,6 +3098,17 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
         return alternatives, alt_games
     warnings.append(why)
     return _split(crossed)
+
+
+def _cells_told_apart(alternatives: Sequence[Alternative]) -> set[Cell]:
+    """The cells whose tile (type or rotation) differs between some of ``alternatives``: a
+    question already asks what lies there."""
+    laid: dict[Cell, set[tuple[str | None, int]]] = {}
+    for alt in alternatives:
+        for t in alt.record.turns:
+            if t.at is not None and t.tile is not None:
+                laid.setdefault(t.at, set()).add((t.tile.id, t.rot))
+    return {c for c, ways in laid.items() if len(ways) > 1}
 
 
 def _follower_answer(t: Turn, kind: Kind) -> str:
