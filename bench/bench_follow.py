@@ -173,6 +173,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     seconds: list[float] = []
     total = None  # the reader's evidence summed over the photos so far (FollowResult.evidence_total)
     figures = None  # the followers seen on each cell so far (FollowResult.figures_seen)
+    unfit = None  # the last photo when the record did not fit it (FollowResult.unfit)
     for k, (state, track) in enumerate(zip(photos, tracks)):
         res = None
         for take in range(1 + retakes_allowed) if read else (0,):
@@ -185,13 +186,15 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             t0 = time.perf_counter()
             try:
                 res = follow_step(record, previous, new, from_start=from_start, evidence=evidence,
-                                  evidence_total=total, figures_seen=figures, snapped=getattr(got, "snapped", ()))
+                                  evidence_total=total, figures_seen=figures, snapped=getattr(got, "snapped", ()),
+                                  unfit=unfit)
             except FollowError:
                 if record is not None or read is None:
                     raise
                 continue  # a first photo the follower refuses (a wrong grid)
             seconds.append(time.perf_counter() - t0)
             warnings += len(res.warnings)
+            unfit = res.unfit
             if res.used:
                 break
         if res is None or not res.used:

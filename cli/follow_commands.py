@@ -122,11 +122,12 @@ def cmd_follow(args: argparse.Namespace) -> int:
     text: list[str] = []
     total: EvidenceTotal | None = None  # the reader's evidence and the followers seen, summed over the photos
     seen: FiguresSeen | None = None
+    unfit: State | None = None  # the photo before, when the game did not fit it
     for i, path in enumerate(args.inputs, 1):
         doc, evidence, snapped = _load(path, args, previous)
         res = follow_step(record, previous, _with_players(doc, players), evidence=evidence, evidence_total=total,
-                          figures_seen=seen, snapped=snapped)
-        total, seen = res.evidence_total, res.figures_seen
+                          figures_seen=seen, snapped=snapped, unfit=unfit)
+        total, seen, unfit = res.evidence_total, res.figures_seen, res.unfit
         chosen = 0
         if res.alternatives:
             chosen = min(choose.get(i, 1), len(res.alternatives)) - 1

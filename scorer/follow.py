@@ -173,6 +173,13 @@ UNDO_MIN_AGREEMENT = 0.9
 #: ... and it is followed with tiles of the record corrected from it (:func:`_fits_corrected`)
 #: only when they are at most this share of the record's tiles (a wrong grid contradicts most).
 CORRECT_MAX_SHARE = 0.25
+#: A record that two photos running do not fit, while they agree with each other on at least
+#: this share of the tiles either shows (and :data:`RESTART_MIN_TILES` of them), is followed
+#: again from its start tile with the second photo (:func:`_agrees_with_unfit`), when it has at
+#: most :data:`RESTART_MAX_TURNS` turns.
+RESTART_MIN_AGREEMENT = 0.8
+RESTART_MIN_TILES = 4
+RESTART_MAX_TURNS = 12
 #: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
 #: photos show it on a feature of the tile at least this many times more than as recorded; its
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
@@ -299,7 +306,9 @@ class FollowResult:
       pass it as ``figures_seen`` to the next step;
     * ``used``: false when the photo was not used at all (it does not fit the game: a wrong
       grid, too many new cells); the record is unchanged and the warnings say why, so the
-      player can take it again.
+      player can take it again;
+    * ``unfit``: the photo's own reading (its frame) when it was not used for not fitting the
+      record, else None; pass it as ``unfit`` to the next step (a photo taken again).
     """
 
     record: GameRecord
@@ -311,6 +320,7 @@ class FollowResult:
     evidence_total: EvidenceTotal | None = None
     figures_seen: FiguresSeen | None = None
     used: bool = True
+    unfit: State | None = None
 
     @property
     def ambiguous(self) -> bool:
@@ -986,6 +996,18 @@ def _fits_nearly_whole(game: Game, state: State, evidence: Evidence, max_gap: in
                        and agree >= UNDO_MIN_AGREEMENT * len(ref))
 
 
+def _agrees_with_unfit(state: State, unfit: State) -> bool:
+    """Whether photo ``state`` and the photo before it (``unfit``, which did not fit the record
+    either) show the same board: aligned, at least :data:`RESTART_MIN_AGREEMENT` of the known
+    tiles of each, and :data:`RESTART_MIN_TILES`, coincide exactly (type and rotation). Two
+    photos of one board read on wrong grids rarely agree so; two right ones do, whatever the
+    record says."""
+    ref = {e.at: (e.tile, e.rot) for e in unfit.tiles if e.tile.known}
+    known = sum(1 for e in state.tiles if e.tile.known)
+    _, same = align(ref, state)
+    return same >= RESTART_MIN_TILES and same >= RESTART_MIN_AGREEMENT * max(len(ref), known)
+
+
 def _undo_last_photo(record: GameRecord, state: State, evidence: Evidence, max_gap: int,
                      figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]] | None:
     """For a photo that does not fit the record (:func:`_unusable`): the record without the
@@ -1625,7 +1647,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 budget: int = PLAY_BUDGET, from_start: bool = False,
                 evidence: Evidence | None = None, evidence_total: EvidenceTotal | None = None,
                 figures_seen: FiguresSeen | None = None,
-                snapped: Collection[tuple[Cell, str, str]] = ()) -> FollowResult:
+                snapped: Collection[tuple[Cell, str, str]] = (),
+                unfit: State | None = None) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -1666,6 +1689,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ``snapped`` (optional; ``vision.reader.ReadDetail.snapped``): the photo's followers (cell,
     player, slot in ``new``'s frame) whose segment the reader took beside their foot rather than
     under it; they weigh :data:`SNAPPED_VOTE` in that revision.
+    ``unfit`` (optional): the last step's :attr:`FollowResult.unfit`, the photo before this one
+    when the record did not fit it; when this photo does not fit the record either and the two
+    agree (:func:`_agrees_with_unfit`), the record's turns are inferred again from this photo.
     """
     state, warnings = _as_state(new)
     if record is None:
@@ -1752,12 +1778,23 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return again(short, dropped, f"the last photo laid {len(dropped)} tiles, but this one does not show "
                          f"{', '.join(str(list(c)) for c in sorted(gone))} among them: the last photo's turns "
                          "are inferred again from this one (a cell of the table read as a tile?)")
+        if why and unfit is not None and record.game != "castle" and len(record.turns) <= RESTART_MAX_TURNS \
+                and _agrees_with_unfit(state, unfit):
+            # two photos running agree on a board the record does not fit: the record went wrong
+            # (photo game 827: a two-tile close-up read on a wrong grid laid a tile that was not
+            # there, and no photo fitted after it); its turns are inferred again from this photo
+            res = follow_step(replace(record, turns=()), None, new, trust=trust, next_player=next_player,
+                              max_gap=max(max_gap, len(state.tiles)), budget=budget, evidence=evidence,
+                              snapped=snapped)
+            note = (f"{why}, nor did the photo before it, while the two agree with each other: the game's "
+                    f"{len(record.turns)} turns so far are inferred again from this photo")
+            return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         if why:
             warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
             return FollowResult(record=record, turns=(), alternatives=(),
                                 corrected_state=_corrected(game, record, confidence), transform=transform,
                                 warnings=tuple(warnings), evidence_total=evidence_total,
-                                figures_seen=figures_seen, used=False)
+                                figures_seen=figures_seen, used=False, unfit=state)
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)

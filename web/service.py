@@ -392,11 +392,15 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
     return {"alternatives": alternatives, "chosen": None}
 
 
-def history_to_json(total: EvidenceTotal | None, seen: FiguresSeen | None) -> dict[str, Any]:
+def history_to_json(total: EvidenceTotal | None, seen: FiguresSeen | None,
+                    unfit: State | None = None) -> dict[str, Any]:
     """What a followed game has seen so far (``FollowResult.evidence_total`` and
     ``figures_seen``: each cell's evidence summed over the photos, the followers seen on it
-    photo by photo) as JSON for a step's ``follow`` data; the next photo's step continues from it."""
+    photo by photo; ``unfit``: this photo's reading when the game did not fit it) as JSON for a
+    step's ``follow`` data; the next photo's step continues from it."""
     out: dict[str, Any] = {}
+    if unfit is not None:
+        out["unfit"] = state_to_json(unfit)
     if total:
         out["evidence"] = [[c[0], c[1], n, [[t, r, round(float(v), 1)] for (t, r), v in scores.items()]]
                            for c, (n, scores) in total.items()]
@@ -418,6 +422,15 @@ def history_from_json(doc: dict[str, Any] | None) -> tuple[EvidenceTotal | None,
     return total, seen
 
 
+def unfit_from_history(doc: dict[str, Any] | None) -> State | None:
+    """The photo a followed game did not fit, from :func:`history_to_json`'s ``unfit`` (None
+    when there is none or it no longer parses)."""
+    try:
+        return parse_state(doc["unfit"]) if doc and doc.get("unfit") else None
+    except CarcamError:
+        return None
+
+
 def _follow(record: dict[str, Any] | None, previous: State | None, new: State | Reading,
             evidence: Evidence | None = None,
             history: dict[str, Any] | None = None,
@@ -431,7 +444,7 @@ def _follow(record: dict[str, Any] | None, previous: State | None, new: State | 
         old = parse_game(record) if record is not None else None
         total, seen = history_from_json(history)
         result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen,
-                             snapped=snapped)
+                             snapped=snapped, unfit=unfit_from_history(history))
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
     notes = [w for w in result.warnings if not w.startswith("reading: ")]
@@ -509,7 +522,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         follow["amend"] = kept
     if question:
         follow["question"] = question
-    history = history_to_json(result.evidence_total, result.figures_seen)
+    history = history_to_json(result.evidence_total, result.figures_seen, result.unfit)
     if history:
         follow["history"] = history
     follow["state"], follow["transform"] = result.corrected_state, result.transform  # popped by the caller

@@ -444,3 +444,54 @@ def test_a_photo_fits_again_once_a_tile_taken_wrongly_before_is_corrected() -> N
     assert [(t.player, t.tile.id, t.at) for t in res.record.turns if t.tile] == \
         [("red", "U", (1, 0)), ("blue", "U", (-1, 0)), ("red", "U", (2, 0))]
     assert any("taken as this photo clearly shows them" in w for w in res.warnings)
+
+
+def _a_record_gone_wrong() -> tuple[FollowResult, Game, list[Turn]]:
+    """A record whose four turns laid monasteries below the start tile while the table holds
+    five turns of roads and cities beside it (what a two-tile close-up read on a wrong grid
+    can leave: photo game 827), the true game and its turns."""
+    truth = start_game()
+    turns: list[Turn] = []
+    for k, tid in enumerate(("U", "U", "E", "V", "U")):
+        at, rot = sorted(truth.board.legal_placements(tile(tid)))[0][:2]
+        turns.append(Turn(PLAYERS[k % 2], tile(tid), at, rot))
+        truth.play(turns[-1])
+    first = follow_step(None, None, photo(start_game()), evidence=evidence_for(photo(start_game())))
+    wrong = start_game()
+    laid: list[Turn] = []
+    for k in range(4):
+        at, rot = next(p[:2] for p in sorted(wrong.board.legal_placements(tile("B")), key=lambda p: (-p[0][1], p[0]))
+                       if p[0] not in truth.board.tiles)
+        laid.append(Turn(PLAYERS[k % 2], tile("B"), at, rot))
+        wrong.play(laid[-1])
+    record = replace(first.record, turns=tuple(laid))
+    return replace(first, record=record, corrected_state=photo(wrong)), truth, turns
+
+
+def test_a_record_two_agreeing_photos_do_not_fit_is_followed_again_from_them() -> None:
+    """Photo game 827: the second photo, a close-up of two tiles, was read on a wrong grid and
+    laid a tile that was not there; no photo fitted the record after it (18 of 21 left out).
+    One photo that does not fit is left out (it may be the wrong one); when the next one (taken
+    again) does not fit either and the two agree with each other, the record's turns are
+    inferred again from it."""
+    res, truth, turns = _a_record_gone_wrong()
+    s = photo(truth)
+    once = follow_step(res.record, res.corrected_state, s, evidence=evidence_for(s))
+    assert not once.used and once.unfit is not None and once.record == res.record
+    again = follow_step(res.record, res.corrected_state, s, evidence=evidence_for(s), unfit=once.unfit)
+    assert again.used and again.unfit is None
+    assert [(t.player, t.tile.id, t.at, t.rot) for t in again.record.turns] == \
+        [(t.player, t.tile.id, t.at, t.rot) for t in turns]
+    assert any("inferred again from this photo" in w for w in again.warnings)
+
+
+def test_two_photos_that_disagree_do_not_restart_a_record() -> None:
+    """The restart needs two photos that agree: a wrong-grid photo (every cell read as another
+    tile) before a good one leaves the record as it is, unused."""
+    res, truth, _ = _a_record_gone_wrong()
+    s = photo(truth)
+    garbage = replace(s, tiles=tuple(replace(e, tile=tile("W"), rot=0) for e in s.tiles))
+    once = follow_step(res.record, res.corrected_state, garbage, evidence=evidence_for(garbage))
+    assert not once.used and once.unfit is not None
+    again = follow_step(res.record, res.corrected_state, s, evidence=evidence_for(s), unfit=once.unfit)
+    assert not again.used and again.record == res.record

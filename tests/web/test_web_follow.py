@@ -309,6 +309,25 @@ def test_follow_history_round_trips_through_json() -> None:
     assert history_from_json(None) == (None, None) and history_to_json(None, None) == {}
 
 
+def test_the_photo_a_game_did_not_fit_round_trips_through_the_history() -> None:
+    """A photo that did not fit the followed game is kept with the step's history, so that the
+    next photo, if it does not fit either but agrees with it, restarts the record from the
+    start tile (``scorer.follow.follow_step``'s ``unfit``)."""
+    import json
+
+    from scorer import Game, parse_state
+    from scorer.catalog import load_catalog
+    from web.service import history_to_json, unfit_from_history
+    game = Game(players=("red", "blue"))
+    game.start(load_catalog().get("D"))  # type: ignore[arg-type]
+    state = game.state()
+    doc = json.loads(json.dumps(history_to_json(None, None, state)))
+    assert unfit_from_history(doc) == parse_state(json.loads(json.dumps(doc["unfit"])))
+    assert [(e.at, e.tile.id, e.rot) for e in unfit_from_history(doc).tiles] == [((0, 0), "D", 0)]
+    assert unfit_from_history({"unfit": {"format": "nonsense"}}) is None
+    assert unfit_from_history(None) is None
+
+
 def test_a_crest_question_shows_the_totals_at_the_end() -> None:
     """A coat of arms a knight may hide changes no score now, only at the end: each answer says
     the end totals it leads to."""
