@@ -1891,6 +1891,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 record, game = revised
         blue_joined = _blue_followers_moved(unrevised, record)
     # 3. new tiles
+    # new cells the photo did not recognise: it cannot tell a follower on them either
+    unread = {c for c, e in seen.items() if c not in game.board.tiles and not e.tile.known}
     new_entries = _plausible_new(game, {c: e for c, e in seen.items() if c not in game.board.tiles}, max_gap,
                                  warnings)
     visible: dict[Cell, MeepleEntry] = {}
@@ -2027,6 +2029,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _late_followers(full, end_game, game, chosen_turns, late),
          "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
          "the players are asked"),
+        (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
+         "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
+         "asked"),
     )
     blue_crests = "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the " \
         "players are asked"
@@ -3225,6 +3230,34 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
                     out.append(got)
                     asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
             break
+    if not out:
+        return []
+    return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+
+
+def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                      unread: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new tiles the photo did not recognise (``unread``: their
+    cells, record frame) and that got no follower: glare or a figure over most of the tile
+    that hid what it is also hides the figure on it, and the next photo, which would show it
+    (:func:`_revise_followers`), may never come (photo game 860: blue's thief on the last
+    turn's S, in a lamp's glare, scored nothing). Returns ``record`` as it is first, then with
+    each such turn given a follower on each feature of its tile (where the game replays so and
+    its end totals are new), with their games, or []."""
+    first = len(record.turns) - len(turns)
+    out: list[tuple[Alternative, Game]] = []
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    asked: list[str] = []
+    for i in range(first, len(record.turns)):
+        t = record.turns[i]
+        if t.at not in unread or t.tile is None or t.meeple is not None or t.discarded or t.take_back is not None:
+            continue
+        found = [got for seg in t.tile.segments
+                 if (got := _changed_alternative(record, i, turns, before, _late_question(t, rotate_slot(seg.slots[0], t.rot)),
+                                                 finals, meeple=rotate_slot(seg.slots[0], t.rot))) is not None]
+        if found:
+            out += found
+            asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
     if not out:
         return []
     return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]

@@ -1740,3 +1740,33 @@ def _closes(game: Game, turn: Turn) -> bool:
     trial.play(turn)
     city = next(i for i, seg in enumerate(turn.tile.segments) if seg.kind.value == "city")  # type: ignore[union-attr]
     return trial.board.graph.is_complete(trial.board.graph.node(turn.at, city))  # type: ignore[arg-type]
+
+
+def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower() -> None:
+    """Photo game 860: the last turn's S lay in a lamp's glare; the photo recognised neither the
+    tile (taken as the likeliest that fits) nor blue's thief on it, and no later photo came to
+    show the thief: blue scored a point short. A new tile the photo cannot recognise may hold a
+    follower it cannot see either: the players are asked, each feature of the tile offered.
+    A tile it recognises is not asked about (its figures are looked for)."""
+    from scorer.catalog import UNKNOWN_TILE
+
+    for recognised in (False, True):
+        game = start_game()
+        res = first_step(game)
+        game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: its road runs E-W, red on it
+        truth = photo(game)
+        shown = replace(truth, meeples=(), tiles=tuple(
+            e if e.at != (1, 0) or recognised else replace(e, tile=UNKNOWN_TILE, rot=0, confidence=0.2)
+            for e in truth.tiles))
+        res = step(res, shown, evidence_for(truth))
+        assert next(t for t in res.record.turns if t.at == (1, 0)).meeple is None
+        if recognised:
+            assert not res.ambiguous
+            continue
+        assert res.ambiguous
+        u = tile("U")
+        got = {(None if (m := next(t for t in a.record.turns if t.at == (1, 0)).meeple) is None
+                else u.segments[u.segment_index_on_board(m, 0)].kind.value, dict(a.final)["red"])  # type: ignore[index]
+               for a in res.alternatives}
+        assert (None, 0) in got and ("road", 2) in got, got
+        assert "red put no follower on the tile at [1, 0]" in res.alternatives[0].summary
