@@ -2022,8 +2022,6 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
-        (lambda: _crests_that_now_count(record, game, chosen_turns, end_game, total) if total is not None else [],
-         "a coat of arms the photos cannot tell now changes the score: the players are asked"),
         (lambda: _snapped_followers(full, end_game, game, chosen_turns, weak),
          "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players are asked"),
         (lambda: _late_followers(full, end_game, game, chosen_turns, late),
@@ -2037,13 +2035,6 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "players are asked"
     if len(alternatives) <= 1:
         alternatives = []
-    if alternatives and total is not None:
-        # the search's alternatives (a hidden follower that scored) may make an earlier tile's
-        # coat of arms count that no photo could tell (photo game 825)
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total), warnings,
-            "a coat of arms the photos cannot tell changes what a turn found scored: the players are asked")
     for ask, why in questions:
         if len(alternatives) > 1:
             break
@@ -2051,6 +2042,17 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked:
             alternatives, alt_games = _split(asked)
             warnings.append(why)
+    if total is not None:
+        # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
+        # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
+        # with whatever else the step asks: asked only when it starts to count, a question in
+        # its place meant never (photo game 862: blue's knight joined a city whose G, under its
+        # farmer, was taken as F, in a step that asked of another crest)
+        told = _cells_told_apart(alternatives)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told), warnings,
+            "a coat of arms the photos cannot tell now changes the score: the players are asked")
     if cev is not None:
         # last: a blue follower's crest, asked with whatever else the step asks (crossed), never
         # in its place (photo game 489); before, it was dropped when another question came first,
@@ -3007,7 +3009,7 @@ def _rival_answer(t: Turn, tile: TileType) -> str:
 
 
 def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                           total: EvidenceTotal) -> list[tuple[Alternative, Game]]:
+                           total: EvidenceTotal, skip: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
     """Alternatives for tiles laid before this step whose coat of arms the photos could not tell
     and which only this step's turns make count.
 
@@ -3018,7 +3020,8 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     for each earlier turn's tile with a shield twin whose evidence summed over the photos
     (``total``) is within :data:`CREST_ASK_GAP` of its own, the twin is offered when it changes
     the end totals with this step's turns and did not without them (asked once, when it starts
-    to count). Returns the record as it is first, then each twin's, with their games, or []."""
+    to count). Not of the tiles on ``skip`` (a question of the step asks of them already).
+    Returns the record as it is first, then each twin's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     summed = _SummedEvidence(total, least=1)
     finals = {tuple(sorted(end_game.final_report().final.items()))}
@@ -3026,6 +3029,8 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
     for i, t in enumerate(record.turns):
+        if t.at in skip:
+            continue
         for twin, rot in _close_twins(t, summed.score, tuple(record.expansions)):
             then = _with_turn(record, i, tile=twin, rot=rot)
             if then is None or dict(then[1].final_report().final) != dict(before_final):

@@ -1770,3 +1770,54 @@ def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower(
                for a in res.alternatives}
         assert (None, 0) in got and ("road", 2) in got, got
         assert "red put no follower on the tile at [1, 0]" in res.alternatives[0].summary
+
+
+def _joins_city(game: Game, turn: Turn, cell: tuple[int, int]) -> bool:
+    """Whether ``turn``'s tile, played on a copy of ``game``, joins the city on ``cell`` and
+    leaves it open."""
+    trial = deepcopy(game)
+    try:
+        trial.play(turn)
+    except IllegalMoveError:
+        return False
+    g = trial.board.graph
+    mine = next(i for i, seg in enumerate(turn.tile.segments) if seg.kind.value == "city")  # type: ignore[union-attr]
+    placed = trial.board.tiles[cell]
+    theirs = next(i for i, seg in enumerate(placed.tile.segments) if seg.kind.value == "city")
+    node = g.node(turn.at, mine)  # type: ignore[arg-type]
+    return g.find(node) == g.find(g.node(cell, theirs)) and not g.is_complete(node)
+
+
+def test_an_earlier_crest_a_new_knight_makes_count_is_asked_with_the_steps_own_question() -> None:
+    """Photo game 862: blue's farmer lay on a G (taken as its crested twin F: under a blue
+    figure the photos say nothing of a crest, and a farmer gains nothing from one, so nothing
+    was asked). Blue's knight joined that city in a step whose own question (a crest under
+    another figure) came first; the earlier crest, asked only when it starts to count, was
+    never asked, and blue ended a point over. Such a crest is asked with the step's question
+    (crossed with it): both tiles' twins are offered together."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    n = tile("N")
+    cell = (0, -1)  # above the start tile's city
+    rot = next(r for r in n.rotations() if not game.board.edge_conflicts(cell, n, r))
+    farm = _field_slot(n, rot)
+    assert farm is not None
+    game.play(Turn("blue", n, cell, rot, meeple=farm))
+    tie = _m_over_n(cell, 0.0)
+    res = step(res, photo(game), evidence_for(photo(game), tie))
+    assert _laid(res, cell) == "N" and not res.ambiguous  # a farmer: the crest counts for nothing
+    # red's knight joins the city on a G, whose own crest (an F) its photo cannot tell either
+    g = tile("G")
+    joined = next(Turn("red", g, c, r, meeple=rotate_slot(next(s for s in g.segments if s.kind.value == "city").slots[0], r))
+                  for c in ((-1, -1), (1, -1), (0, -2)) if c not in game.board.tiles for r in g.rotations()
+                  if _joins_city(game, Turn("red", g, c, r), cell))
+    game.play(joined)
+    later = photo(game)
+    ev = tie | {joined.at: {("G", r): BASE + 8.0 for r in g.rotations()} | {("F", r): BASE + 8.0 for r in tile("F").rotations()}}
+    asked = step(res, later, evidence_for(later, ev))  # type: ignore[arg-type]
+    assert asked.ambiguous
+    got = {(next(t for t in a.record.turns if t.at == joined.at).tile.id,  # type: ignore[union-attr]
+            next(t for t in a.record.turns if t.at == cell).tile.id) for a in asked.alternatives}  # type: ignore[union-attr]
+    assert {("G", "N"), ("F", "N"), ("G", "M"), ("F", "M")} <= got, got
