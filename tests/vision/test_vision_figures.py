@@ -370,6 +370,27 @@ def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
     assert find_figures(img, grid, board, dict(cfg, colours={"blue": plain}), ("blue",)) == []
 
 
+def test_find_figures_sees_a_blue_figure_as_dark_as_the_blue_tablecloth_it_touches() -> None:
+    """Photo game 806: blue knights on a blue cloth, their paint as dark as the cloth (7-9 from
+    it in Lab), were taken for the cloth when split from it, the last turn's among them. A part
+    of a figure's size and shape whose foot's cell is wholly tile is a figure, whatever its
+    colour (figures.split_keep_cell_tile); a smaller part is still cloth."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 90))
+    cloth = (150, 45, 10)
+    img[:, :50] = cloth
+    img[:, 550:] = cloth
+    img[:50] = cloth
+    img[550:] = cloth
+    cv2.rectangle(img, (48, 280), (80, 312), cloth, -1)  # a blue figure of the cloth's own blue
+    cv2.circle(img, (64, 272), 10, cloth, -1)
+    board = _board_mask(img)
+    blobs = find_figures(img, grid, board, cfg, ("blue",))
+    assert [_foot_cell(grid, b) for b in blobs] == [(0, 2)]
+    assert find_figures(img, grid, board, dict(cfg, split_keep_cell_tile=2.0), ("blue",)) == []
+    assert find_figures(img, grid, board, dict(cfg, split_keep_min_area=0.2), ("blue",)) == []
+
+
 @pytest.mark.parametrize("colour, figure", [("red", (20, 20, 200)), ("yellow", (20, 210, 235))])
 def test_find_figures_sees_a_figure_touching_a_cloth_of_its_colour_in_a_bay(
         colour: str, figure: tuple[int, int, int]) -> None:
