@@ -1890,6 +1890,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             if revised is not None:
                 record, game = revised
         blue_joined = _blue_followers_moved(unrevised, record)
+    # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
+    # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
+    blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
+                    and t.player in CREST_COLOURED_PLAYERS}
     # 3. new tiles
     # new cells the photo did not recognise: it cannot tell a follower on them either
     unread = {c for c, e in seen.items() if c not in game.board.tiles and not e.tile.known}

@@ -1821,3 +1821,34 @@ def test_an_earlier_crest_a_new_knight_makes_count_is_asked_with_the_steps_own_q
     got = {(next(t for t in a.record.turns if t.at == joined.at).tile.id,  # type: ignore[union-attr]
             next(t for t in a.record.turns if t.at == cell).tile.id) for a in asked.alternatives}  # type: ignore[union-attr]
     assert {("G", "N"), ("F", "N"), ("G", "M"), ("F", "M")} <= got, got
+
+
+def test_a_tile_rewritten_under_a_blue_knight_asks_for_its_coat_of_arms() -> None:
+    """Photo game 874: blue's knight stood on a T, which the photo of the turn read as C (a
+    city all round, with a coat of arms); the photos since, blind to crests under the blue figure, tied S
+    and T, and the rewrite kept the crest of the tile taken before (S): blue a point over at the
+    end. A tile rewritten under a blue follower asks for its coat of arms (the twin offered)."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    t = tile("T")
+    cell, rot = next((c, r) for c in ((0, -1), (1, 0), (0, 1)) for r in t.rotations()
+                     if not game.board.edge_conflicts(c, t, r) and not game.board.edge_conflicts(c, tile("C"), 0))
+    city = rotate_slot(next(seg for seg in t.segments if seg.kind.value == "city").slots[0], rot)
+    game.play(Turn("blue", t, cell, rot, meeple=city))
+    truth = photo(game)
+    first = evidence_for(truth, {cell: {("C", 0): BASE + 12.0}})  # read as a city all round (C: a crest)
+    res = step(res, replace(truth, tiles=tuple(replace(e, tile=tile("C"), rot=0) if e.at == cell else e
+                                               for e in truth.tiles)), first)
+    assert _laid(res, cell) == "C"
+    tied = {cell: {("S", rot): BASE + 30.0, ("T", rot): BASE + 30.0}}
+    far = [c for c in ((-2, 0), (-3, 0), (-4, 0), (-5, 0))]
+    for k, c in enumerate(far):
+        game.play(Turn(PLAYERS[k % 2], tile("U"), c, 0))
+        res = step(res, photo(game), evidence_for(photo(game), tied))
+        if _laid(res, cell) != "C":
+            break
+    assert _laid(res, cell) in ("S", "T")
+    assert res.ambiguous
+    assert {next(x for x in a.record.turns if x.at == cell).tile.id for a in res.alternatives} == {"S", "T"}  # type: ignore[union-attr]
