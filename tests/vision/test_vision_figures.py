@@ -348,18 +348,23 @@ def test_find_figures_ignores_flash_lit_grass_but_sees_a_yellow_figure() -> None
     assert len(find_figures(img, grid, board, dict(cfg, colours={"yellow": plain}), ("yellow",))) == 2
 
 
-def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
-    """A blue figure at the board's edge merges with a blue tablecloth into one component far
-    too large for a figure; the cloth (wider than any figure) is taken out and the figure stays.
-    The cloth is a darker blue than the paint: a part of the cloth's own colour is cloth
-    (figures.split_min_contrast), as a dark red table seen through a layout's holes is."""
-    cfg = load_config(None)["figures"]
+def _board_on_cloth(cloth: tuple[int, int, int]) -> tuple[np.ndarray, Grid]:
+    """A :func:`_board_image` of plain field tiles on a tablecloth of BGR colour ``cloth``."""
     img, grid = _board_image(None, (40, 150, 90))
-    cloth = (120, 40, 10)
     img[:, :50] = cloth
     img[:, 550:] = cloth
     img[:50] = cloth
     img[550:] = cloth
+    return img, grid
+
+
+def test_find_figures_sees_a_blue_figure_touching_a_blue_tablecloth() -> None:
+    """A blue figure at the board's edge merges with a blue tablecloth into one component far
+    too large for a figure; the cloth (wider than any figure) is taken out and the figure stays.
+    The cloth is a darker blue than the paint (a part of the cloth's own colour is cloth, as a
+    dark red table seen through a layout's holes is, unless a figure's, see below)."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_on_cloth((120, 40, 10))
     cv2.rectangle(img, (40, 280), (66, 312), (160, 50, 10), -1)  # blue figure over the left edge
     cv2.circle(img, (53, 272), 9, (160, 50, 10), -1)
     board = _board_mask(img)  # (the figure's hole in the tile mask closed, as find_figures does)
@@ -376,12 +381,8 @@ def test_find_figures_sees_a_blue_figure_as_dark_as_the_blue_tablecloth_it_touch
     of a figure's size and shape whose foot's cell is wholly tile is a figure, whatever its
     colour (figures.split_keep_cell_tile); a smaller part is still cloth."""
     cfg = load_config(None)["figures"]
-    img, grid = _board_image(None, (40, 150, 90))
     cloth = (150, 45, 10)
-    img[:, :50] = cloth
-    img[:, 550:] = cloth
-    img[:50] = cloth
-    img[550:] = cloth
+    img, grid = _board_on_cloth(cloth)
     cv2.rectangle(img, (48, 280), (80, 312), cloth, -1)  # a blue figure of the cloth's own blue
     cv2.circle(img, (64, 272), 10, cloth, -1)
     board = _board_mask(img)
