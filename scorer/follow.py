@@ -217,6 +217,10 @@ CREST_SEEN_MAX = 1.5
 #: covers the cell). The players are asked which tile it is (:func:`_hidden_crests`): the answer
 #: is worth a point or two at the end, and no photo may show the crest while the follower stays.
 CREST_ASK_GAP = 2.5
+#: A new tile whose likeliest legal tile the photo's evidence ranks at least this much below
+#: the cell's best (any tile, legal or not) may be no tile at all (a bay of the table read as
+#: one): when the step lays other tiles too, the players are asked (:func:`_phantom_tiles`).
+PHANTOM_ASK_GAP = 12.0
 #: A new tile under a follower in the photo and another tile the photo's evidence ranks within
 #: this much of it, that the board takes too and that changes the end totals: the follower may
 #: hide what tells the two apart (a thief on a W's road stands on its village, which makes it
@@ -1907,10 +1911,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             else:
                 visible[m.at] = m
     ev_more: dict[Cell, list[TileEntry]] = {}
+    unlike: set[Cell] = set()  # new cells whose likeliest legal tile is far from what the photo shows
     if cev is not None:
         for c, e in list(new_entries.items()):
             opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
             if opts:
+                legal = cev.score(c, opts[0].tile, opts[0].rot)
+                if c in cev.at and legal is not None and \
+                        max(cev.evidence[cev.at[c]].values()) - legal >= PHANTOM_ASK_GAP:
+                    unlike.add(c)
                 if not same_tile(opts[0].tile, opts[0].rot, e.tile, e.rot):
                     warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "
                                     f"{opts[0].tile.name()} (rot {opts[0].rot}): the likeliest tile that can lie "
@@ -2057,6 +2066,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told), warnings,
             "a coat of arms the photos cannot tell now changes the score: the players are asked")
+    if unlike and len(chosen_turns) > 1:
+        # a new tile the photo shows unlike any that can lie there, in a step that lays others,
+        # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V
+        # on the last photo, laid as L, closed blue's road): asked with the step's question
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _phantom_tiles(replace(prior, turns=prior.turns + these), then, game, these,
+                                                      unlike), warnings,
+            "a new tile unlike any that can lie there may be the table read as a tile: the players are asked")
     if cev is not None:
         # last: a blue follower's crest, asked with whatever else the step asks (crossed), never
         # in its place (photo game 489); before, it was dropped when another question came first,
@@ -3267,6 +3285,44 @@ def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: t
         if found:
             out += found
             asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
+    if not out:
+        return []
+    return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+
+
+def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                   unlike: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new tiles on ``unlike`` cells (the photo's evidence there far
+    from any tile that can lie there, :data:`PHANTOM_ASK_GAP`) when the step lays others too:
+    the step without that tile, its other turns played by the players in turn as before (where
+    their followers' colours allow), when the game replays so and its end totals are new; the
+    next photo shows the tile again if it is real. Returns ``record`` as it is first, then those,
+    with their games, or []."""
+    if len(turns) < 2:
+        return []
+    first = len(record.turns) - len(turns)
+    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[str] = []
+    for t in turns:
+        if t.at not in unlike or t.tile is None or t.discarded:
+            continue
+        rest = [u for u in turns if u is not t]
+        players = [u.player for u in turns][: len(rest)]
+        if any(u.meeple is not None and u.player != p for u, p in zip(rest, players)):
+            continue  # a follower of the other turns would change hands
+        these = tuple(replace(u, player=p) for u, p in zip(rest, players))
+        rec = replace(record, turns=record.turns[:first] + these)
+        g = _replayed(rec)
+        if g is None:
+            continue
+        key = tuple(sorted(g.final_report().final.items()))
+        if key in finals:
+            continue
+        finals.add(key)
+        out.append((_outcome(these, rec, g, before, f"no tile lies at {list(t.at)} (the photo read the table there "
+                             "as a tile)"), _clone(g)))
+        asked.append(f"{t.player} laid {t.tile.name()} at {list(t.at)}")
     if not out:
         return []
     return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]

@@ -1852,3 +1852,33 @@ def test_a_tile_rewritten_under_a_blue_knight_asks_for_its_coat_of_arms() -> Non
     assert _laid(res, cell) in ("S", "T")
     assert res.ambiguous
     assert {next(x for x in a.record.turns if x.at == cell).tile.id for a in res.alternatives} == {"S", "T"}  # type: ignore[union-attr]
+
+
+def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
+    """Photo game 879: the last photo read a bay of a green cloth as a tile (V, 0.95); none that
+    could lie there looked like it, the follower laid the likeliest that fits (L), which closed
+    blue's road: 4 points that were never scored. A new tile the photo shows far unlike any
+    that can lie there (:data:`PHANTOM_ASK_GAP`), in a step that lays others too, is asked
+    about: the step without it is offered. A step that lays that tile alone is not asked (its
+    turn must have laid something)."""
+    game = start_game()
+    res = first_step(game)
+    u = tile("U")
+    road = next(r for r in u.rotations() if not game.board.edge_conflicts((1, 0), u, r)
+                and u.segments[u.segment_index_on_board("E", r)].kind.value == "road")  # type: ignore[index]
+    game.play(Turn("red", u, (1, 0), road, meeple="E"))  # red's thief on a road running east
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("U"), (-1, 0), 0))
+    truth = photo(game)
+    phantom = TileEntry((2, 0), tile("C"), 0, 0.9)  # the table east of red's road, read as a city
+    shown = replace(truth, tiles=truth.tiles + (phantom,))
+    ev = evidence_for(shown, {(2, 0): {("C", 0): BASE + 20.0}})
+    asked = step(res, shown, ev)
+    assert asked.ambiguous
+    cells = [{t.at for t in a.record.turns} for a in asked.alternatives]
+    assert (2, 0) in cells[0] and any((2, 0) not in c and (-1, 0) in c for c in cells[1:])
+    assert any("no tile lies at [2, 0]" in a.summary for a in asked.alternatives)
+    # the same reading with the new tile alone: its turn laid a tile, asked about or not
+    alone = step(res, replace(photo(game), tiles=tuple(e for e in truth.tiles if e.at != (-1, 0)) + (phantom,)),
+                 evidence_for(shown, {(2, 0): {("C", 0): BASE + 20.0}}))
+    assert not any("no tile lies at" in a.summary for a in alone.alternatives)
