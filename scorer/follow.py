@@ -3279,9 +3279,12 @@ def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: t
         t = record.turns[i]
         if t.at not in unread or t.tile is None or t.meeple is not None or t.discarded or t.take_back is not None:
             continue
-        found = [got for seg in t.tile.segments
-                 if (got := _changed_alternative(record, i, turns, before, _late_question(t, rotate_slot(seg.slots[0], t.rot)),
-                                                 finals, meeple=rotate_slot(seg.slots[0], t.rot))) is not None]
+        found = []
+        for seg in t.tile.segments:
+            slot = rotate_slot(seg.slots[0], t.rot)
+            got = _changed_alternative(record, i, turns, before, _late_question(t, slot), finals, meeple=slot)
+            if got is not None:
+                found.append(got)
         if found:
             out += found
             asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
