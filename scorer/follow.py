@@ -1916,9 +1916,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         for c, e in list(new_entries.items()):
             opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
             if opts:
-                legal = cev.score(c, opts[0].tile, opts[0].rot)
-                if c in cev.at and legal is not None and \
-                        max(cev.evidence[cev.at[c]].values()) - legal >= PHANTOM_ASK_GAP:
+                gap = cev.gap(c, opts[0].tile, opts[0].rot)
+                if gap is not None and gap >= PHANTOM_ASK_GAP:
                     unlike.add(c)
                 if not same_tile(opts[0].tile, opts[0].rot, e.tile, e.rot):
                     warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "
@@ -3271,26 +3270,14 @@ def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: t
     turn's S, in a lamp's glare, scored nothing). Returns ``record`` as it is first, then with
     each such turn given a follower on each feature of its tile (where the game replays so and
     its end totals are new), with their games, or []."""
-    first = len(record.turns) - len(turns)
-    out: list[tuple[Alternative, Game]] = []
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
-    asked: list[str] = []
-    for i in range(first, len(record.turns)):
-        t = record.turns[i]
+    def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.at not in unread or t.tile is None or t.meeple is not None or t.discarded or t.take_back is not None:
-            continue
-        found = []
-        for seg in t.tile.segments:
-            slot = rotate_slot(seg.slots[0], t.rot)
-            got = _changed_alternative(record, i, turns, before, _late_question(t, slot), finals, meeple=slot)
-            if got is not None:
-                found.append(got)
-        if found:
-            out += found
-            asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
-    if not out:
-        return []
-    return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+            return []
+        slots = [rotate_slot(seg.slots[0], t.rot) for seg in t.tile.segments]
+        return [(_late_question(t, slot), {"meeple": slot}) for slot in slots]
+
+    return _turn_questions(record, end_game, before, turns, options,
+                           lambda t: f"{t.player} put no follower on the tile at {list(t.at or ())}")
 
 
 def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
