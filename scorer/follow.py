@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import copy
 import math
+import statistics
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -671,9 +672,11 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
     one photo never tells the twins apart alone. Where a follower may hide the crest
     (``hidden``) it is also lifted to that twin's less :data:`SHIELD_UNSEEN_COST`: a crest not
     seen may be under the follower, while a crest seen is still seen. Where the follower is of
-    the crests' own blue (``neutral``: :data:`CREST_COLOURED_PLAYERS`) the twins get the same
-    evidence: its foot and shadow pass for a crest, so neither a crest seen nor one not seen
-    says anything."""
+    the crests' own blue (``neutral``: :data:`CREST_COLOURED_PLAYERS`) its foot and shadow pass
+    for a crest, so neither a crest seen nor one not seen says anything: see
+    :func:`_crest_term_removed`."""
+    if neutral:
+        return _crest_term_removed(values)
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -683,15 +686,59 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
         if twin is not None and not _has_crest(tile):  # type: ignore[arg-type]
             best[twin] = max(best.get(twin, -math.inf), float(v))
         keyed.append(((tid, r), twin, float(v)))
-    if neutral:  # the twins alike: a blue follower's photo says nothing of the crest
-        below = above = 0.0
-    else:
-        below, above = (SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX), CREST_SEEN_MAX
+    below, above = (SHIELD_UNSEEN_COST if hidden else CREST_SEEN_MAX), CREST_SEEN_MAX
     out: dict[tuple[str, int], float] = {}
     for k, twin, v in keyed:
         plain = best.get(twin) if twin is not None else None
         out[k] = v if plain is None else min(max(v, plain - below), plain + above)
     return out
+
+
+def _crest_term_removed(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
+    """A cell's evidence with what the photo says of a coat of arms taken out of every city tile.
+
+    The reader adds one crest term per cell to every tile with a city, half of it up for a tile
+    with a coat of arms and half down for one without (``vision.reader``). A tile and its shield
+    twin (:func:`_without_shields`) differ by that term alone; the median of those differences
+    is the cell's term, and each city tile gets half of it back: the twins alike (their mean),
+    and the city tiles without a twin as if no crest had been looked for, like the tiles without
+    a city. Taking the crested twin down to its plain twin alone, as before, left the term in
+    the crested tile without a twin (C) and in the plain city tiles: photo game 910, a Q under a
+    blue farmer whose foot read as a crest fell 3 below its twin's value in every photo while the
+    C kept the crest's 1.5 up, so the sum took the Q for C against the players' answer."""
+    catalog = load_catalog()
+    looks: dict[tuple[Any, ...], dict[bool, float]] = {}
+    tiles: dict[tuple[str, int], tuple[TileType | None, tuple[Any, ...] | None]] = {}
+    for (tid, r), v in values.items():
+        tile = catalog.get(tid)
+        look = _without_shields(tile, r) if tile is not None else None
+        tiles[(tid, r)] = (tile, look)
+        if look is not None and tile is not None:
+            sides = looks.setdefault(look, {})
+            crest = _has_crest(tile)
+            sides[crest] = max(sides.get(crest, -math.inf), float(v))
+    pairs = {look: (s[True] + s[False]) / 2 for look, s in looks.items() if len(s) == 2}
+    diffs = [s[True] - s[False] for s in looks.values() if len(s) == 2]
+    term = statistics.median(diffs) if diffs else 0.0
+    out: dict[tuple[str, int], float] = {}
+    for key, v in values.items():
+        tile, look = tiles[key]
+        if look in pairs:
+            out[key] = pairs[look]
+        elif tile is not None and any(seg.kind is Kind.CITY for seg in tile.segments):
+            out[key] = float(v) - term / 2 if _has_crest(tile) else float(v) + term / 2
+        else:
+            out[key] = float(v)
+    return out
+
+
+def _crest_coloured_cells(game: Game) -> set[Cell]:
+    """The cells where the game has a follower of the crests' own blue
+    (:data:`CREST_COLOURED_PLAYERS`). The figure stands there whether a photo sees it or not: a
+    blue knight the reader missed, its body read as the crest instead, must not count for the
+    crest either (photo game 914: two photos that lost blue's knight on an N read its crest, and
+    their sum rewrote the N the players had answered to M, a point too many)."""
+    return {f.at for f in game.figures if f.player in CREST_COLOURED_PLAYERS}
 
 
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
@@ -706,7 +753,8 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     is rewritten and rescored then). A crest seen still counts. On every cell one photo counts
     at most :data:`CREST_SEEN_MAX` between a tile and its shield twin (photo game 305: an R's
     third photo, the first without its follower in it, read a crest by 3 and took the Q). On
-    ``crest_coloured`` cells (a blue follower stands there) the photo says nothing of the crest
+    ``crest_coloured`` cells (a blue follower stands there, in the photo or in the game:
+    :func:`_crest_coloured_cells`) the photo says nothing of the crest
     (photo game 500: a blue knight's N read as its crested twin M in photo after photo while it
     stood there, and the N was rewritten)."""
     catalog = load_catalog()
@@ -1815,7 +1863,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     summed: set[Cell] = set()
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
-        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered, crest_blue))
+        total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered,
+                                                  crest_blue | _crest_coloured_cells(game)))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
@@ -2022,7 +2071,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, covered, crest_blue)
+                              cev, end_game.board.tiles, covered, crest_blue | _crest_coloured_cells(end_game))
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (

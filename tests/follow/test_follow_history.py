@@ -347,6 +347,33 @@ def test_photos_seeing_a_crest_under_a_blue_knight_do_not_rewrite_the_twin() -> 
     assert [t.player for t in res.record.turns] == ["red", "blue"]
 
 
+def test_photos_that_miss_a_blue_knight_and_see_a_crest_do_not_rewrite_the_twin() -> None:
+    """Photo game 914: two photos after blue's knight went onto an N lost the knight (its blue
+    body read as the crest instead) and saw a crest, by 3 each; counted as photos of a bare tile
+    they rewrote the N to M, a point too many. The knight is still there by the game
+    (:func:`scorer.follow._crest_coloured_cells`): those photos say nothing of the crest either,
+    and the N stays. A red knight the photos lose leaves them free to tell (two crests seen
+    rewrite the N, as when they see the knight: the test before last)."""
+    for player, expected in (("blue", "N"), ("red", "M")):
+        game = start_game()
+        res = first_step(game)
+        if player == "blue":  # red plays first
+            road = tile("U")
+            at, rot = next((c, r) for c in ((0, 1), (1, 0), (-1, 0)) for r in road.rotations()
+                           if not game.board.edge_conflicts(c, road, r))
+            game.play(Turn("red", road, at, rot))
+            res = step(res, photo(game))
+        cell, rot, slot = _city_turn("N", game)
+        game.play(Turn(player, tile("N"), cell, rot, meeple=slot))
+        truth = photo(game)
+        res = _photos(res, truth, cell, [-1.0])
+        assert _laid(res, cell) == "N"
+        lost = replace(truth, meeples=tuple(m for m in truth.meeples if m.at != cell))
+        res = _photos(res, lost, cell, [3.0, 3.0])
+        assert _laid(res, cell) == expected, player
+        assert next(t for t in res.record.turns if t.at == cell).meeple == slot
+
+
 def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commoner_one() -> None:
     """Photo game 653: blue's farmer lay on an N's field. Its first photo read an R (a third
     city edge), the next ones an N, but under a blue follower the photos say nothing of the
@@ -1625,6 +1652,38 @@ def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_
         ev = {cell: {("S", r): BASE + 4.0 for r in s.rotations()} | {("T", r): BASE + 8.0 for r in tile("T").rotations()}}
         res = step(res, truth, evidence_for(truth, ev))
         assert _laid(res, cell) == expected, player
+
+
+def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_without_a_twin() -> None:
+    """Photo game 910: blue's farmer stood in a Q's small field, and every photo read a crest
+    under the blue figure. The reader's crest term lifts every crested tile and lowers every
+    plain city tile by half of it; under a blue follower the photo says nothing of the crest, so
+    the term comes out of them all (:func:`scorer.follow._crest_term_removed`). Taking only the
+    Q down to its plain twin R left the full city C (a crest, no twin) the term's half up: the
+    Q was laid as C with a knight, and photo after photo kept it so (blue 6 over)."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    q = tile("Q")
+    cell, rot, field = next((c, r, rotate_slot(seg.slots[0], r)) for c in ((0, -1), (1, 0), (0, 1))
+                            for r in q.rotations() if not game.board.edge_conflicts(c, q, r)
+                            and not game.board.edge_conflicts(c, tile("C"), 0)
+                            for seg in q.segments if seg.kind.value == "field")
+    game.play(Turn("blue", q, cell, rot, meeple=field))
+    far = [(-2, 0), (-3, 0), (-4, 0), (-5, 0)]
+    for k in range(1 + len(far)):
+        truth = photo(game)
+        ev = evidence_for(truth, {cell: {("Q", rot): BASE + 5.0, ("R", rot): BASE + 5.0, ("C", 0): BASE + 4.5}})
+        for key in ev[cell]:  # the reader's term for the crest seen: half up with a crest, half down without
+            t = tile(key[0])
+            if any(seg.kind.value == "city" for seg in t.segments):
+                ev[cell][key] += 1.5 if any(seg.shield for seg in t.segments) else -1.5
+        res = step(res, truth, ev)
+        assert _laid(res, cell) in ("Q", "R"), k
+        assert next(t for t in res.record.turns if t.at == cell).meeple == field
+        if k < len(far):
+            game.play(Turn("red" if k % 2 == 0 else "blue", tile("U"), far[k], 0))
 
 
 def _blue_knight_read_as_farmer() -> tuple[Game, FollowResult, tuple[int, int], str, str]:
