@@ -252,8 +252,22 @@ def test_find_figures_sees_a_figure_that_is_a_hole_in_the_tile_mask() -> None:
     fc = cfg["figures"]
     blobs = find_figures(img, grid, board, fc, ("red",))
     assert len(blobs) == 1 and blobs[0].area >= 0.9 * 42 * 50 / 100 ** 2
-    no_close = dict(fc, hole_frac=0.0)
+    no_close = dict(fc, hole_frac=0.0, whole_at_edge=False)  # (a figure taken whole, see below)
     assert sum(b.area for b in find_figures(img, grid, board, no_close, ("red",))) < 0.8 * blobs[0].area
+
+
+def test_find_figures_takes_whole_a_figure_leaning_over_the_table_from_the_layouts_edge() -> None:
+    """Photo game 920: a knight on a tile's outer edge rose over the table, beyond the band
+    around the tiles where figures are looked for; its part in the band was too small for a
+    figure and the knight was lost. A component of a figure's size that meets the band is taken
+    whole; a tablecloth of the figure's colour is far too large and stays cut (the tests above)."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (40, 150, 90))
+    cv2.rectangle(img, (4, 282), (54, 292), (200, 60, 20), -1)  # blue, its end on column 0's edge
+    board = _board_mask(img)
+    blobs = find_figures(img, grid, board, cfg, ("blue",))
+    assert len(blobs) == 1 and blobs[0].area >= 0.9 * 51 * 11 / 100 ** 2
+    assert find_figures(img, grid, board, dict(cfg, whole_at_edge=False), ("blue",)) == []
 
 
 def test_find_figures_sees_a_green_figure_on_a_field_whose_colour_drifts() -> None:
