@@ -342,6 +342,16 @@ class FollowResult:
 
 # ---------------------------------------------------------------------------------------------
 # small helpers
+def _totals_key(totals: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """Each player's total in a hashable form: alternatives that end alike are one outcome."""
+    return tuple(sorted(totals.items()))
+
+
+def _final_key(game: Game) -> tuple[tuple[str, int], ...]:
+    """:func:`_totals_key` of ``game``'s totals if it ended now."""
+    return _totals_key(game.final_report().final)
+
+
 def _foreign(tile: TileType, board: Board) -> bool:
     """Whether ``tile`` belongs to the other game than ``board`` (The Castle's tiles go inside
     a wall, :attr:`Board.layout`; the base game's and its expansions' tiles do not)."""
@@ -2819,7 +2829,7 @@ def _alternatives(record: GameRecord, game: Game, found: list[_Candidate], score
     tracks = [tuple(c.game.track[p] for p in record.players) for c in likeliest]
     for c, track in zip(likeliest, tracks):
         # the end totals (a replay of the end scoring) only where they can tell two apart
-        final = tuple(sorted(c.game.final_report().final.items())) if tracks.count(track) > 1 else None
+        final = _final_key(c.game) if tracks.count(track) > 1 else None
         groups.setdefault((track, final), c)
     ordered = list(groups.values())
     if scores:
@@ -2934,7 +2944,7 @@ def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], be
         return None
     rec, g = tried
     alt = _outcome(turns, rec, g, before, summary)
-    key = tuple(sorted(alt.final.items()))
+    key = _totals_key(alt.final)
     if key in finals:
         return None
     finals.add(key)
@@ -3001,7 +3011,7 @@ def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tup
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
-    base_final = tuple(sorted(end_game.final_report().final.items()))
+    base_final = _final_key(end_game)
     finals = {base_final}
     # an earlier turn's question first (it is overdue), its answers kept even where a later
     # answer scores the same: they say different things about the board
@@ -3040,7 +3050,7 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    finals = {_final_key(end_game)}
     for k, t in enumerate(turns):
         if t.at not in covered or t.tile is None or t.at is None or t.discarded:
             continue
@@ -3094,7 +3104,7 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     Returns the record as it is first, then each twin's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     summed = _SummedEvidence(total, least=1)
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    finals = {_final_key(end_game)}
     before_final = before.final_report().final
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
@@ -3131,7 +3141,7 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     other feature's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     standing = {(f.player, f.at) for f in end_game.figures}
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    finals = {_final_key(end_game)}
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, int]] = []
     for i, t in enumerate(record.turns):
@@ -3291,7 +3301,7 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
     games, or []."""
     first = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    finals = {_final_key(end_game)}
     asked: list[str] = []
     for m in late:
         for i in range(first - 1, max(-1, first - 1 - back), -1):
@@ -3340,7 +3350,7 @@ def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tupl
     if len(turns) < 2:
         return []
     first = len(record.turns) - len(turns)
-    finals = {tuple(sorted(end_game.final_report().final.items()))}
+    finals = {_final_key(end_game)}
     out: list[tuple[Alternative, Game]] = []
     asked: list[str] = []
     for t in turns:
@@ -3355,7 +3365,7 @@ def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tupl
         g = _replayed(rec)
         if g is None:
             continue
-        key = tuple(sorted(g.final_report().final.items()))
+        key = _final_key(g)
         if key in finals:
             continue
         finals.add(key)
