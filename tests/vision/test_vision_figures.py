@@ -288,6 +288,25 @@ def test_find_figures_sees_a_green_figure_on_a_field_whose_colour_drifts() -> No
     assert find_figures(img, grid, board, dict(cfg, colours={"green": green}), ("green",)) == []
 
 
+def test_find_figures_sees_a_blurred_green_figure_against_the_grass_beyond_its_outline() -> None:
+    """Test photo 100013: five small green figures on the grass were all lost. Their contrast
+    was measured against a ring right around what passed the colour rule, which is the figure's
+    own blurred outline and shaded sides (3.9-7.8, under the 8 asked); a kernel further off lies
+    the grass (10.5-19). A figure of another green than the grass (hue ``contrast_gap_hue`` or
+    more from it) is measured again against a ring ``contrast_gap`` kernels off it; of the
+    grass's own green it is not (a patch of darker printed grass measured so stands out from the
+    lighter grass further off)."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(None, (20, 140, 120))  # a yellow-green field (hue 35)
+    cv2.rectangle(img, (290, 280), (315, 312), (20, 130, 10), -1)  # a green figure (hue 60), cell (2, 2)
+    cv2.circle(img, (302, 272), 9, (20, 130, 10), -1)
+    img = cv2.GaussianBlur(img, (0, 0), 6)  # out of focus: its outline fades into the grass
+    board = _board_mask(img)
+    assert [_foot_cell(grid, b) for b in find_figures(img, grid, board, cfg, ("green",))] == [(2, 2)]
+    assert find_figures(img, grid, board, dict(cfg, contrast_gap=0), ("green",)) == []
+    assert find_figures(img, grid, board, dict(cfg, contrast_gap_hue=90.0), ("green",)) == []
+
+
 def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     """A figure whose foot is on a cell read as unknown, but tile-coloured and beside read tiles,
     is reported there; one beside the board on the table is not."""
