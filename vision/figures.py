@@ -235,7 +235,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):
             fill = stats[1:, 4] / np.maximum(stats[1:, 2] * stats[1:, 3], 1)
-            odd = (stats[1:, 4] > a_hi * side ** 2) | ((fill < float(cfg["min_fill"]))
+            odd = (stats[1:, 4] > float(cfg.get("split_above_tiles", a_hi)) * side ** 2) | ((fill < float(cfg["min_fill"]))
                                                        & (stats[1:, 4] >= a_lo * side ** 2))
             if odd.any():
                 odd_ids = 1 + np.nonzero(odd)[0]

@@ -452,6 +452,25 @@ def test_find_figures_sees_a_figure_touching_a_cloth_of_its_colour_in_a_bay(
     assert find_figures(img, grid, board, dict(cfg, colours={colour: plain}), (colour,)) == []
 
 
+def test_find_figures_splits_a_figure_from_a_small_hole_of_its_colours_cloth() -> None:
+    """Photo game 946: a red knight stood at the edge of a hole in the layout where the red cloth
+    showed; the two made one component of 0.44 tile, under the 0.5 a figure's blob may cover,
+    so it was not split, and its foot fell in the hole: the knight was lost. No meeple covers
+    0.3 tile from any side; a component above ``split_above_tiles`` is split like the cloth."""
+    cfg = load_config(None)["figures"]
+    figure = (20, 20, 200)
+    img, grid = _board_image(None, (40, 150, 90))
+    board = np.zeros(img.shape[:2], bool)
+    board[50:550, 50:550] = True
+    board[350:400, 250:310] = False  # a small hole in the layout, in cell (2, 3)'s corner
+    img[~board] = tuple(int(0.6 * v) for v in figure)  # a dark red cloth
+    cv2.rectangle(img, (265, 322), (290, 352), figure, -1)  # a red figure on tile (2, 2) at the hole
+    cv2.circle(img, (277, 314), 9, figure, -1)
+    assert [_foot_cell(grid, b) for b in find_figures(img, grid, board, cfg, ("red",))] == [(2, 2)]
+    merged = find_figures(img, grid, board, dict(cfg, split_above_tiles=0.5), ("red",))
+    assert [_foot_cell(grid, b) for b in merged] == [(2, 3)]
+
+
 def test_find_figures_leaves_out_a_blob_smaller_than_any_view_of_a_meeple() -> None:
     """A meeple is 16 mm wide and 7.5 mm thick on a 45 mm tile: seen from straight above, standing,
     it covers about 0.06 tile areas, more from any other side. A dark speck of grass at a seam
