@@ -327,18 +327,23 @@ def test_one_photo_seeing_a_crest_under_a_knight_does_not_rewrite_the_twin() -> 
     assert _laid(res, cell) == "M"
 
 
+def _red_lays_a_road(game: Game, res: FollowResult) -> FollowResult:
+    """Red lays a straight road U beside the start tile, photographed: ``res`` followed
+    through that photo (``game`` is played on)."""
+    road = tile("U")
+    at, rot = next((c, r) for c in ((0, 1), (1, 0), (-1, 0)) for r in road.rotations()
+                   if not game.board.edge_conflicts(c, road, r))
+    game.play(Turn("red", road, at, rot))
+    return step(res, photo(game))
+
+
 def test_photos_seeing_a_crest_under_a_blue_knight_do_not_rewrite_the_twin() -> None:
     """Photo game 500: blue's knight on an N read as its crested twin M photo after photo (its
     blue foot and shadow pass for the crest, which is blue too): where a red knight's photos see a
     crest twice the M is taken (the test above), under a blue one they say nothing of the crest
     (:data:`CREST_COLOURED_PLAYERS`), and the N laid stays."""
     game = start_game()
-    res = first_step(game)
-    road = tile("U")
-    at, rot = next((c, r) for c in ((0, 1), (1, 0), (-1, 0)) for r in road.rotations()
-                   if not game.board.edge_conflicts(c, road, r))
-    game.play(Turn("red", road, at, rot))
-    res = step(res, photo(game))
+    res = _red_lays_a_road(game, first_step(game))
     cell, rot, slot = _city_turn("N", game)
     game.play(Turn("blue", tile("N"), cell, rot, meeple=slot))
     truth = photo(game)
@@ -358,11 +363,7 @@ def test_photos_that_miss_a_blue_knight_and_see_a_crest_do_not_rewrite_the_twin(
         game = start_game()
         res = first_step(game)
         if player == "blue":  # red plays first
-            road = tile("U")
-            at, rot = next((c, r) for c in ((0, 1), (1, 0), (-1, 0)) for r in road.rotations()
-                           if not game.board.edge_conflicts(c, road, r))
-            game.play(Turn("red", road, at, rot))
-            res = step(res, photo(game))
+            res = _red_lays_a_road(game, res)
         cell, rot, slot = _city_turn("N", game)
         game.play(Turn(player, tile("N"), cell, rot, meeple=slot))
         truth = photo(game)
