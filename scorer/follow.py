@@ -2409,9 +2409,11 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     follower is moved to another feature of its tile that the photos (the turn's own among them)
     show it on more often than on its own, at least :data:`FIGURE_MIN_SIGHTINGS` times: the
     photo of the turn is one look among many, not a better one; a follower still on the board is
-    taken out of its turn when more than :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
-    and more than twice as many as show a follower there, show none (the turn's photo saw a
-    figure that was not placed). A sighting the reader took beside the figure's foot (its slot
+    taken out of its turn when at least :data:`FIGURE_MIN_SIGHTINGS` photos showing its tile,
+    and at least twice as many as show a follower there, show none (the turn's photo saw a
+    figure that was not placed; photo game 966: a farmer seen by the turn's photo alone stayed
+    through the last two photos, when three were asked; a follower missed twice comes back with
+    the next photo that shows it, photo game 914). A sighting the reader took beside the figure's foot (its slot
     marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
     beside a road is read on it from some angles), a whole vote between two features that are
     not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
@@ -2443,7 +2445,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
                 standing = {(f.player, f.at) for f in _game_for(record).figures}
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
-            if (t.player, t.at) in standing and empty > FIGURE_MIN_SIGHTINGS and empty > 2 * (len(shown) - empty):
+            if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty):
                 tried = _with_turn(fixed or record, i, meeple=None)
                 if tried is not None:
                     warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
