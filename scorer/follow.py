@@ -2413,8 +2413,8 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     and at least twice as many as show a follower there, show none (the turn's photo saw a
     figure that was not placed; photo game 966: a farmer seen by the turn's photo alone stayed
     through the last two photos, when three were asked; a follower missed twice comes back with
-    the next photo that shows it, photo game 914). A sighting the reader took beside the figure's foot (its slot
-    marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
+    the next photo that shows it, photo game 914). A sighting the reader took beside the
+    figure's foot (its slot marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
     beside a road is read on it from some angles), a whole vote between two features that are
     not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
     and three times on the monastery was kept a monk at 3 votes to 3), and is always one photo
@@ -3107,7 +3107,7 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     full = replace(record, turns=record.turns + turns)
     summed = _SummedEvidence(total, least=1)
     finals = {_final_key(end_game)}
-    before_final = before.final_report().final
+    before_final = _final_key(before)
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
     for i, t in enumerate(record.turns):
@@ -3115,7 +3115,7 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
             continue
         for twin, rot in _close_twins(t, summed.score, tuple(record.expansions)):
             then = _with_turn(record, i, tile=twin, rot=rot)
-            if then is None or dict(then[1].final_report().final) != dict(before_final):
+            if then is None or _final_key(then[1]) != before_final:
                 continue  # it counted already (or cannot be): asked when it started to
             got = _changed_alternative(full, i, turns, before, _crest_answer(t, twin), finals, tile=twin, rot=rot)
             if got is not None:

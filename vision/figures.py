@@ -207,6 +207,14 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     fieldmask = None
     local_d: np.ndarray | None = None
     field_hue: float | None = None
+
+    def grass_hue() -> float:
+        """The printed field's median hue (:func:`_field_hue`), found once a photo."""
+        nonlocal field_hue
+        if field_hue is None:
+            field_hue = _remember(memo, ("hue", id(board_mask)), lambda: _field_hue(hsv, board_mask, cfg))
+        return field_hue
+
     out: list[Blob] = []
     masks: list[tuple[Blob, np.ndarray]] = []  # each blob with its pixels (x, y), for the shadow test
     for name, spec in cfg["colours"].items():
@@ -224,9 +232,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 excl = fieldmask & (local_d < float(spec["local_contrast"]))
             m &= ~excl
         if "below_field_hue" in spec:
-            if field_hue is None:
-                field_hue = _remember(memo, ("hue", id(board_mask)), lambda: _field_hue(hsv, board_mask, cfg))
-            m &= hsv[..., 0].astype(int) <= field_hue - float(spec["below_field_hue"])
+            m &= hsv[..., 0].astype(int) <= grass_hue() - float(spec["below_field_hue"])
         m8 = _opened_closed(m & near, k)
         if cfg.get("whole_at_edge"):
             whole = _remember(memo, ("whole", name, k, id(board_mask)),
@@ -261,10 +267,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 if contrast < least and gap:
                     # a figure of another green than the grass: its own blurred outline and
                     # shaded sides lie right around it, the grass a kernel further off
-                    if field_hue is None:
-                        field_hue = _remember(memo, ("hue", id(board_mask)), lambda: _field_hue(hsv, board_mask, cfg))
                     hue = float(np.median(hsv[pts[:, 1].astype(int), pts[:, 0].astype(int), 0]))
-                    if abs(hue - field_hue) >= float(cfg["contrast_gap_hue"]):
+                    if abs(hue - grass_hue()) >= float(cfg["contrast_gap_hue"]):
                         contrast = _contrast(lab, lab_img, i, (x, y, w, h), k, gap)
                 if contrast < least:
                     continue
