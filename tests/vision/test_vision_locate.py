@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from vision.config import load_config
-from vision.locate import _axis_candidates, _comb, locate, locate_candidates, same_grid, table_novelty
+from vision.locate import _axis_candidates, _comb, locate, locate_candidates, metric_far_vp, same_grid, table_novelty
+from vision.synth.camera import Camera
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT / ".." / "shared"
@@ -967,3 +968,52 @@ def test_a_split_leaving_much_of_the_region_unexplained_is_no_tiny_board() -> No
     rc.rmask[125:275, 130:350] = False  # the bay, open to the right
     assert _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), {**_cfg(), "small_max_unexplained": 100.0}) is not None
     assert _blob_grid(rc, chk, (100.0, 0.0, 100.0, 0.0), _cfg()) is None
+
+
+def _vanishing_points(tilt: float, azimuth: float, focal: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The table's x and y vanishing points (homogeneous, the locate module's normalised
+    coordinates: centre 0, longer side 1) and the board centre, for a camera of ``focal``."""
+    w, h = 4000, 3000
+    cam = Camera.looking_at(w, h, focal * w, np.zeros(3), 600.0, tilt, azimuth, 0.0)
+    vps = []
+    for axis in (np.array([1.0, 0.0, 0.0]), np.array([0.0, 1.0, 0.0])):
+        d = cam.R @ axis
+        vps.append(np.array([focal * d[0], focal * d[1], d[2]]))
+    centre = (cam.project(np.zeros((1, 3)))[0] - np.array(cam.centre)) / w
+    return vps[0], vps[1], centre
+
+
+def _finite(v: np.ndarray) -> np.ndarray:
+    return v[:2] / v[2]
+
+
+def test_a_far_vanishing_point_is_moved_to_where_it_is_square_to_the_near_one() -> None:
+    """A steep photo: the near point is sure, the far one's distance is not (estimated at 0.6 of
+    its true distance from the board, as on test photo 100006); the camera's focal length puts it
+    back. The near point and a top-down photo's points are left alone."""
+    vx, vy, centre = _vanishing_points(45.0, 20.0, 0.72)
+    near, far = (vx, vy) if np.linalg.norm(_finite(vx)) < np.linalg.norm(_finite(vy)) else (vy, vx)
+    wrong = np.r_[centre + 0.6 * (_finite(far) - centre), 1.0]
+    a, b = metric_far_vp(near, wrong, centre, 0.72, 3.0, 2.0)
+    assert np.allclose(_finite(a), _finite(near))
+    true_d = np.linalg.norm(_finite(far) - centre)
+    assert np.linalg.norm(_finite(b) - _finite(far)) < 0.01 * true_d
+    # the other order in, the same order out
+    b2, a2 = metric_far_vp(wrong, near, centre, 0.72, 3.0, 2.0)
+    assert np.allclose(_finite(a2), _finite(near)) and np.allclose(_finite(b2), _finite(b))
+    # a focal length 10 percent off still more than halves the error of the horizon's tilt (which
+    # goes with the inverse of the far point's distance)
+    _, b3 = metric_far_vp(near, wrong, centre, 0.8, 3.0, 2.0)
+
+    def inv_d(v: np.ndarray) -> float:
+        return 1.0 / float(np.linalg.norm(_finite(v) - centre))
+    assert abs(inv_d(b3) - inv_d(far)) < 0.5 * abs(inv_d(wrong) - inv_d(far))
+    # a far point estimated further out than the camera puts it is left where it is (the camera's
+    # focal length or centre may not be the default's; real photo evening-dark-wood-box)
+    too_far = np.r_[centre + 2.0 * (_finite(far) - centre), 1.0]
+    same = metric_far_vp(near, too_far, centre, 0.72, 3.0, 2.0)
+    assert same[0] is near and same[1] is too_far
+    # from nearly straight above both points are far: nothing to go by
+    tx, ty, tc = _vanishing_points(8.0, 20.0, 0.72)
+    ox, oy = metric_far_vp(tx, ty, tc, 0.72, 3.0, 2.0)
+    assert ox is tx and oy is ty
