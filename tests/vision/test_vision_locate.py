@@ -1017,3 +1017,21 @@ def test_a_far_vanishing_point_is_moved_to_where_it_is_square_to_the_near_one() 
     tx, ty, tc = _vanishing_points(8.0, 20.0, 0.72)
     ox, oy = metric_far_vp(tx, ty, tc, 0.72, 3.0, 2.0)
     assert ox is tx and oy is ty
+
+
+def test_the_far_vanishing_point_variant_adds_grids_only_where_it_moves_the_point() -> None:
+    """The fifth locate variant (far_vp_metric) costs a grid search only on a steep photo whose
+    far vanishing point the camera model moves out (tuning photo 5004, default mix); from nearly
+    straight above (an easy-mix photo) it finds no grids of its own."""
+    from vision import synth
+
+    variant = {**_cfg(), **next(v for v in load_config(None)["locate_variants"] if v.get("far_vp_metric"))}
+    steep = synth.generate(5004, synth.preset("default"), seed=5004, tiles=40)
+    above = synth.generate(5004, synth.preset("easy"), seed=5004, tiles=40)
+    for photo, expect in ((steep, True), (above, False)):
+        bgr = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        h, w = bgr.shape[:2]
+        k = 1200 / max(h, w)
+        work = cv2.resize(bgr, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
+        grids, _ = locate_candidates(work, variant)
+        assert bool(grids) is expect
