@@ -474,7 +474,13 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     # taken as standing and the segment under its foot decides farmer or not: measured on the
     # synthetic benchmark, the extent cues (its rise along the vertical, a square outline; kept
     # in the features for overlays and tuning) were weaker than that
-    lying = vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0))
+    # (figures.flat_min_rect: and its outline's smallest enclosing rectangle about as wide as
+    # long: lying, a meeple shows its whole silhouette, standing only its base, twice as wide as
+    # thick; photo game 953's first photo, a monk from straight above read as a farmer)
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
+    rect = min(rw, rh) / max(rw, rh, 1.0)
+    lying = vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0)) \
+        and rect >= float(cfg.get("flat_min_rect", 0.0))
     if lying:
         # centre of the footprint on the table, lifted by half the thickness
         fb = grid.to_board(pts).mean(axis=0)
@@ -483,10 +489,25 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
         low = su <= np.percentile(su, float(cfg["foot_pct"]))
         bottom = float(np.percentile(su, float(cfg["foot_edge_pct"])))
         cx = float(np.median(sx[low]))
-        foot_px = up * (bottom + float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx) + across * cx
+        # the foot is the base's middle, half its depth beyond its front edge (``bottom``): half
+        # the thickness at the height's scale, or (figures.foot_from_extent) half of what the
+        # figure's extent along the vertical leaves after its height where that is more, seen
+        # from well above (below foot_extent_max_vert): there the height shows little and puts
+        # the foot on the base's edge. Not at a slant, where the camera model's height is less
+        # sure than the base's depth (real photo white-table-5players: a knight on a city's
+        # edge moved onto the field)
+        depth = float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx
+        if cfg.get("foot_from_extent", False) and vert < float(cfg.get("foot_extent_max_vert", np.inf)):
+            # (at most half the base's width on the table: a camera model that shows the
+            # height too small must not push the foot past the base)
+            step = grid.to_board(np.array([centre, centre + up]))
+            ground = 1.0 / max(float(np.linalg.norm(step[1] - step[0])), 1e-9)  # px per board unit along up
+            cap = 0.5 * float(cfg["base_mm"]) / float(cfg["tile_mm"]) * ground
+            depth = max(depth, min(0.5 * (e_up - hpx), cap))
+        foot_px = up * (bottom + depth) + across * cx
     conf = float(np.clip(0.5 + 0.5 * fill * min(1.0, area / float(cfg["full_conf_area"])), 0.0, 1.0))
     feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
-             "vert": vert}
+             "vert": vert, "rect": rect}
     return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats,
                 tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))))
 
