@@ -629,7 +629,7 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None =
     reads the busy region only (``busy_only``) where that region is not used, or one that moves
     the far vanishing point (``far_vp_metric``) where it stays. ``memo``: see
     :func:`_shared_rectify` (the colour masks are shared with variants that differ only in the
-    busy region)."""
+    busy region or the far vanishing point)."""
     h, w = bgr.shape[:2]
     if memo is None:
         green, tilecol, novel = _colour_masks(bgr, cfg)
@@ -696,14 +696,15 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None =
     v1, v2, fam = vanishing_points(segs_n, cfg, weight)
     ys, xs = np.nonzero(region)
     step = max(1, len(xs) // 20000)
+    board_n = _apply(T, np.c_[xs[::step], ys[::step]])  # board pixels, normalised
     if cfg.get("far_vp_metric", False) and cfg.get("focal_frac"):
-        moved = metric_far_vp(v1, v2, _apply(T, np.c_[xs[::step], ys[::step]]).mean(axis=0),
-                              float(cfg["focal_frac"]), float(cfg["far_vp_near_max"]), float(cfg["far_vp_ratio"]))
+        moved = metric_far_vp(v1, v2, board_n.mean(axis=0), float(cfg["focal_frac"]),
+                              float(cfg["far_vp_near_max"]), float(cfg["far_vp_ratio"]))
         if moved[0] is v1 and moved[1] is v2:
             return None  # the variant's grids would be the first variant's (see the config)
         v1, v2 = moved
     horizon = np.cross(v1, v2)
-    perspective = _horizon_ok(horizon, _apply(T, np.c_[xs[::step], ys[::step]]), float(cfg["horizon_min_ratio"]))
+    perspective = _horizon_ok(horizon, board_n, float(cfg["horizon_min_ratio"]))
     if not perspective:
         # the horizon crosses the board or runs close by: perspective too strong to trust (or
         # the vanishing points wrong); fall back to affine
@@ -822,7 +823,7 @@ def metric_far_vp(v1: np.ndarray, v2: np.ndarray, centre: np.ndarray, focal: flo
     t = -(focal * focal + float(pn @ centre)) / den
     if t <= df or t < ratio * dn:
         # only ever further out along the same side: edges that are nearly parallel in the
-        # photo meet too near when their directions are a little off, never too far on average
+        # photo meet too near when their directions are a little off, rarely too far
         # (a far point brought nearer by the camera model put 3 tiles of the real photo
         # white-table-5players wrong, and lost half the board of evening-dark-wood-box, whose
         # focal length or centre the default does not fit)
