@@ -623,13 +623,28 @@ def _colour_masks(bgr: np.ndarray, cfg: dict[str, Any]) -> tuple[np.ndarray, np.
     return green, tilecol, table_novelty(bgr, cfg) if cfg.get("novelty", True) else tilecol
 
 
-def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None = None) -> _Rectified | None:
-    """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
-    profiles (steps 1-3 of the module docstring, up to the pitch search); None for a variant that
-    reads the busy region only (``busy_only``) where that region is not used, or one that moves
-    the far vanishing point (``far_vp_metric``) where it stays. ``memo``: see
-    :func:`_shared_rectify` (the colour masks are shared with variants that differ only in the
-    busy region or the far vanishing point)."""
+@dataclass
+class _Edges:
+    """A photo's board edges and vanishing points (:func:`_board_edges`), before rectification."""
+
+    tilecol: np.ndarray  # tile-colour mask (the busy region's or the novelty's where used)
+    region: np.ndarray  # the board's area
+    gray: np.ndarray  # the grey image
+    segs: np.ndarray  # straight segments on the tiles (work pixels; x0, y0, x1, y1)
+    segs_n: np.ndarray  # the same in normalised coordinates (``T``)
+    from_mask: np.ndarray  # segments found on the tile-colour mask's outline
+    weight: np.ndarray  # each segment's weight in the vanishing points
+    T: np.ndarray  # work pixels -> normalised coordinates (centre 0, longer side 1)
+    v1: np.ndarray  # the two vanishing points (homogeneous, normalised)
+    v2: np.ndarray
+    fam: np.ndarray  # each segment's family (0: v1, 1: v2, else neither)
+
+
+def _board_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Edges | None:
+    """Steps 1-2 of the module docstring: the tile masks, the board's area, its straight edges
+    and their vanishing points; None for a variant that reads the busy region only
+    (``busy_only``) where that region is not used. ``memo``: see :func:`_shared_rectify` (the
+    colour masks are shared with variants that differ only in the busy region)."""
     h, w = bgr.shape[:2]
     if memo is None:
         green, tilecol, novel = _colour_masks(bgr, cfg)
@@ -694,6 +709,26 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None =
     T = np.array([[1 / s, 0, -w / (2 * s)], [0, 1 / s, -h / (2 * s)], [0, 0, 1]])
     segs_n = np.c_[_apply(T, segs[:, :2]), _apply(T, segs[:, 2:])] if len(segs) else segs
     v1, v2, fam = vanishing_points(segs_n, cfg, weight)
+    return _Edges(tilecol, region, gray, segs, segs_n, from_mask, weight, T, v1, v2, fam)
+
+
+def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None = None) -> _Rectified | None:
+    """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
+    profiles (steps 1-3 of the module docstring, up to the pitch search); None for a variant that
+    reads the busy region only (``busy_only``) where that region is not used, or one that moves
+    the far vanishing point (``far_vp_metric``) where it stays. ``memo``: see
+    :func:`_shared_rectify` (the edges and vanishing points, :func:`_board_edges`, are shared with
+    a variant that differs only in the far vanishing point: it moves the first variant's)."""
+    h, w = bgr.shape[:2]
+    if memo is None:
+        edges = _board_edges(bgr, cfg, memo)
+    else:
+        edges = _once(memo, "edges " + _settings_key(cfg, _PROFILE_MIX + _FAR_VP), lambda: _board_edges(bgr, cfg, memo))
+    if edges is None:
+        return None
+    tilecol, region, gray, segs, segs_n, from_mask, weight, T = (
+        edges.tilecol, edges.region, edges.gray, edges.segs, edges.segs_n, edges.from_mask, edges.weight, edges.T)
+    v1, v2, fam = edges.v1, edges.v2, edges.fam
     ys, xs = np.nonzero(region)
     step = max(1, len(xs) // 20000)
     board_n = _apply(T, np.c_[xs[::step], ys[::step]])  # board pixels, normalised
