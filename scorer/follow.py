@@ -239,6 +239,16 @@ RIVAL_ASK_GAP = 1.0
 #: players about every crest under a blue follower was tried: the crest question took the
 #: place of a question that mattered more in photo game 489.)
 CREST_COLOURED_PLAYERS = ("blue",)
+#: ... except a crest the photo sees clearly beside such a follower that the photo shows: the
+#: crest term (the crested twins' evidence over the plain ones', :func:`_crest_term`) at least
+#: this (the reader's full term is ``classify.shield_weight``, 3) counts as beside any follower,
+#: at most :data:`CREST_SEEN_MAX` (the reader now leaves the blue figure's box out of the crest
+#: search and drops a dark blob touching it). Photo game 1019: a Q's crest printed clear of the
+#: blue farmer on its field was read in every photo and said nothing, the commoner R was laid,
+#: 5 points short at the end. Photos of sessions 50-52, cells where the photo read a blue figure:
+#: a plain twin read with a term this high 6 times in 1049, a crested one 739 times in 1026.
+#: Followed again from their cached readings, games 782-1033 went 150 -> 152 of 158 right.
+CREST_BESIDE_BLUE_MIN = 1.5
 #: A cell whose summed evidence holds its tile within this of the crest twin another cell needs
 #: (the box's last copy) gives it up (:func:`_twin_swap`).
 SWAP_TIE = 0.5
@@ -676,17 +686,21 @@ def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
 
 
 def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True,
-                    neutral: bool = False) -> dict[tuple[str, int], float]:
+                    neutral: bool = False, figure_seen: bool = False) -> dict[tuple[str, int], float]:
     """A cell's evidence with every tile that has a coat of arms held within
     :data:`CREST_SEEN_MAX` of the best of its twins without one (see :func:`_without_shields`):
     one photo never tells the twins apart alone. Where a follower may hide the crest
     (``hidden``) it is also lifted to that twin's less :data:`SHIELD_UNSEEN_COST`: a crest not
     seen may be under the follower, while a crest seen is still seen. Where the follower is of
     the crests' own blue (``neutral``: :data:`CREST_COLOURED_PLAYERS`) its foot and shadow pass
-    for a crest, so neither a crest seen nor one not seen says anything: see
-    :func:`_crest_term_removed`."""
+    for a crest, so neither a crest seen nor one not seen says anything (see
+    :func:`_crest_term_removed`), unless the photo shows that follower there (``figure_seen``)
+    and sees a crest clearly (:data:`CREST_BESIDE_BLUE_MIN`): that counts
+    :data:`CREST_SEEN_MAX`."""
     if neutral:
-        return _crest_term_removed(values)
+        term = _crest_term(values)
+        seen = figure_seen and term >= CREST_BESIDE_BLUE_MIN
+        return _crest_term_removed(values, min(term, CREST_SEEN_MAX) if seen else 0.0)
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -704,7 +718,23 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
     return out
 
 
-def _crest_term_removed(values: Mapping[tuple[str, int], float]) -> dict[tuple[str, int], float]:
+def _crest_term(values: Mapping[tuple[str, int], float]) -> float:
+    """What the photo says of a coat of arms on a cell: the median, over the tiles that have a
+    shield twin, of the crested twin's evidence less the plain one's (0 where none has one)."""
+    catalog = load_catalog()
+    looks: dict[tuple[Any, ...], dict[bool, float]] = {}
+    for (tid, r), v in values.items():
+        tile = catalog.get(tid)
+        if tile is None:
+            continue
+        sides = looks.setdefault(_without_shields(tile, r), {})
+        crest = _has_crest(tile)
+        sides[crest] = max(sides.get(crest, -math.inf), float(v))
+    diffs = [s[True] - s[False] for s in looks.values() if len(s) == 2]
+    return float(statistics.median(diffs)) if diffs else 0.0
+
+
+def _crest_term_removed(values: Mapping[tuple[str, int], float], keep: float = 0.0) -> dict[tuple[str, int], float]:
     """A cell's evidence with what the photo says of a coat of arms taken out of every city tile.
 
     The reader adds one crest term per cell to every tile with a city, half of it up for a tile
@@ -715,7 +745,12 @@ def _crest_term_removed(values: Mapping[tuple[str, int], float]) -> dict[tuple[s
     a city. Taking the crested twin down to its plain twin alone, as before, left the term in
     the crested tile without a twin (C) and in the plain city tiles: photo game 910, a Q under a
     blue farmer whose foot read as a crest fell 3 below its twin's value in every photo while the
-    C kept the crest's 1.5 up, so the sum took the Q for C against the players' answer."""
+    C kept the crest's 1.5 up, so the sum took the Q for C against the players' answer.
+
+    ``keep``: a crest term given back instead, half up for every city tile with a coat of arms
+    and half down for every one without (a crest seen beside a blue follower,
+    :data:`CREST_BESIDE_BLUE_MIN`): the twins then differ by ``keep`` and the C gains no more
+    than the crested twins."""
     catalog = load_catalog()
     looks: dict[tuple[Any, ...], dict[bool, float]] = {}
     tiles: dict[tuple[str, int], tuple[TileType | None, tuple[Any, ...] | None]] = {}
@@ -733,10 +768,12 @@ def _crest_term_removed(values: Mapping[tuple[str, int], float]) -> dict[tuple[s
     out: dict[tuple[str, int], float] = {}
     for key, v in values.items():
         tile, look = tiles[key]
+        crest = tile is not None and _has_crest(tile)
+        back = keep / 2 if crest else -keep / 2
         if look in pairs:
-            out[key] = pairs[look]
+            out[key] = pairs[look] + back
         elif tile is not None and any(seg.kind is Kind.CITY for seg in tile.segments):
-            out[key] = float(v) - term / 2 if _has_crest(tile) else float(v) + term / 2
+            out[key] = float(v) - term / 2 + back if crest else float(v) + term / 2 + back
         else:
             out[key] = float(v)
     return out
@@ -753,7 +790,7 @@ def _crest_coloured_cells(game: Game) -> set[Cell]:
 
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
                   covered: Iterable[Cell] = (), crest_coloured: Iterable[Cell] = (),
-                  ) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
+                  blue_seen: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
     """``total`` plus this photo's evidence on ``cells`` (record frame) that the photo shows.
 
     On ``covered`` cells (a follower stands there in this photo) a coat of arms not seen does not
@@ -766,10 +803,12 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     ``crest_coloured`` cells (a blue follower stands there, in the photo or in the game:
     :func:`_crest_coloured_cells`) the photo says nothing of the crest
     (photo game 500: a blue knight's N read as its crested twin M in photo after photo while it
-    stood there, and the N was rewritten)."""
+    stood there, and the N was rewritten), unless the photo shows the follower there
+    (``blue_seen``) and sees a crest clearly (:data:`CREST_BESIDE_BLUE_MIN`)."""
     catalog = load_catalog()
     hidden = set(covered)
     blue = set(crest_coloured)
+    seen = set(blue_seen)
     out: dict[Cell, tuple[int, dict[tuple[str, int], float]]] = {
         c: (n, dict(v)) for c, (n, v) in (total or {}).items()}
     for cell in cells:
@@ -777,7 +816,7 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
         if c is None:
             continue
         n, sums = out.get(cell, (0, {}))
-        values = _shields_unseen(cev.evidence[c], cell in hidden, cell in blue)
+        values = _shields_unseen(cev.evidence[c], cell in hidden, cell in blue, cell in seen)
         for (tid, r), v in values.items():
             tile = catalog.get(tid)
             if tile is None:
@@ -1175,11 +1214,12 @@ def _evidence_options(game: Game, cell: Cell, cev: _CellEvidence, read: TileEntr
     (``crest_blind``) its photo says nothing of a crest, as in the evidence summed over the
     photos (:func:`_add_evidence`): the twins get the same evidence (photo game 687: an S with a
     blue knight beside its crest, the crest hidden by the figure's box in every photo, was laid
-    as T, the rarer twin, and never rewritten: the summed evidence tied them)."""
+    as T, the rarer twin, and never rewritten: the summed evidence tied them); a crest the photo
+    sees clearly beside the figure still counts (:data:`CREST_BESIDE_BLUE_MIN`)."""
     catalog = load_catalog()
     if crest_blind and cell in cev.at:
         c = cev.at[cell]
-        cev = _CellEvidence({c: _shields_unseen(cev.evidence[c], neutral=True)}, cev.t)
+        cev = _CellEvidence({c: _shields_unseen(cev.evidence[c], neutral=True, figure_seen=True)}, cev.t)
     found: list[tuple[float, int, str, int, TileType]] = []
     for tid, n in sorted(game.box.items()):
         tile = catalog.get(tid)
@@ -1874,7 +1914,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
         total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered,
-                                                  crest_blue | _crest_coloured_cells(game)))
+                                                  crest_blue | _crest_coloured_cells(game), crest_blue))
         summed = {c for c in total_now.sums if c in game.board.tiles}
         doubted = {c: e for c, e in doubted.items() if c not in summed}
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
@@ -2081,7 +2121,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     total = None
     if cev is not None:
         total = _add_evidence({c: v for c, v in (evidence_total or {}).items() if c in end_game.board.tiles},
-                              cev, end_game.board.tiles, covered, crest_blue | _crest_coloured_cells(end_game))
+                              cev, end_game.board.tiles, covered, crest_blue | _crest_coloured_cells(end_game),
+                              crest_blue)
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (

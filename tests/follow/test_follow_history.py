@@ -12,6 +12,7 @@ import pytest
 from scorer import Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
+    CREST_BESIDE_BLUE_MIN,
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
@@ -1694,6 +1695,42 @@ def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_wi
         assert next(t for t in res.record.turns if t.at == cell).meeple == field
         if k < len(far):
             game.play(Turn("red" if k % 2 == 0 else "blue", tile("U"), far[k], 0))
+
+
+def _q_under_a_blue_farmer(crest_term: float) -> str | None:
+    """Blue lays a Q (R's crested twin) with a farmer on its field; its photo's crest term (the
+    crested twins' evidence over the plain ones', on every city tile) is ``crest_term``. Returns
+    the tile the follow lays."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    res = step(res, photo(game))
+    q = tile("Q")
+    cell, rot, field = next((c, r, rotate_slot(seg.slots[0], r)) for c in ((0, -1), (1, 0), (0, 1))
+                            for r in q.rotations() if not game.board.edge_conflicts(c, q, r)
+                            for seg in q.segments if seg.kind.value == "field")
+    game.play(Turn("blue", q, cell, rot, meeple=field))
+    truth = photo(game)
+    ev = evidence_for(truth, {cell: {("Q", rot): BASE + 5.0, ("R", rot): BASE + 5.0, ("C", 0): BASE + 4.5}})
+    for key in ev[cell]:  # the reader's crest term: half up for a city with a crest, half down without
+        t = tile(key[0])
+        if any(seg.kind.value == "city" for seg in t.segments):
+            ev[cell][key] += crest_term / 2 if any(seg.shield for seg in t.segments) else -crest_term / 2
+    return _laid(step(res, truth, ev), cell)
+
+
+def test_a_crest_seen_beside_a_blue_farmer_the_photo_shows_tells_the_twins_apart() -> None:
+    """Photo game 1019: blue's farmer lay on a Q's field, the Q's crest printed clear of it, and
+    every photo read the crest (the reader leaves the blue figure's box out of the crest search
+    and drops a dark blob touching it). Under a blue follower the photos said nothing of the
+    crest (:data:`CREST_COLOURED_PLAYERS`), so the Q tied its twin R and the commoner R was laid:
+    blue 5 points short at the end. A clear crest (:data:`CREST_BESIDE_BLUE_MIN`) beside a blue
+    follower the photo shows counts like one beside a red follower, at most
+    :data:`CREST_SEEN_MAX` (the full city C, crested without a twin, gains no more than the Q);
+    a weak one still says nothing. (Photos that lose a blue figure the game has there say
+    nothing of the crest either: the game-914 test above.)"""
+    assert _q_under_a_blue_farmer(3.0) == "Q"
+    assert _q_under_a_blue_farmer(CREST_BESIDE_BLUE_MIN - 0.5) == "R"
 
 
 def _blue_knight_read_as_farmer() -> tuple[Game, FollowResult, tuple[int, int], str, str]:
