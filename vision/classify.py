@@ -217,7 +217,9 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     crest often touches the table seen in the gaps, and the joined blob is too large: a second
     search with a thin band along every cell border cut out (``shield_border_cut``) finds it,
     keeping only blobs darker than ``shield_cut_max_l`` times the road (the cut leaves pieces of
-    light roads); the larger share of the two searches counts. A blob counts for
+    light roads); the larger share of the two searches counts. In both searches a blob counts
+    only when darker than ``shield_max_l`` times the road: a crest is printed mid-blue, while
+    near-white art a little bluer than the road passes the drop too. A blob counts for
     the cell holding its centre, with its blueness beyond the threshold summed over its pixels,
     per tile area; the reader compares the result with ``shield_min_frac``. A blob touching
     ``attached_top`` (the boxes of the blue figures) and darker than ``shield_attached_max_l``
@@ -227,7 +229,8 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     drop = float(cfg["shield_b_drop"])
     db = float(protos[2, 2]) - lab[..., 2]
     mask = ((db > drop) & ~ignore_top).astype(np.uint8)
-    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top)
+    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top,
+                       float(cfg.get("shield_max_l", np.inf)))
     cut = int(round(float(cfg.get("shield_border_cut", 0.0)) * patch))
     if cut >= 1:
         # a crest printed in a tile's corner touches the table seen in the gaps along the tile's
@@ -241,7 +244,8 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
         # the cut also leaves pieces of light roads (near white, a little bluer than the road
         # colour) as small blobs: a crest is printed mid-blue, darker than the road
         out = np.maximum(out, _crest_blobs(mask & inner, db, lab, patch, rows, cols, protos, cfg, attached_top,
-                                           float(cfg.get("shield_cut_max_l", np.inf))))
+                                           min(float(cfg.get("shield_cut_max_l", np.inf)),
+                                               float(cfg.get("shield_max_l", np.inf)))))
     return out
 
 

@@ -74,7 +74,8 @@ def test_a_corner_crest_touching_the_blue_table_in_the_gap_is_found_with_the_bor
     assert share[0, 1] == 0.0
     uncut = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_border_cut": 0.0})
     assert uncut[0, 0] == 0.0  # joined with the table, the blob is too large for a crest
-    unbounded = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_cut_max_l": float("inf")})
+    unbounded = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_cut_max_l": float("inf"),
+                                                          "shield_max_l": float("inf")})
     assert unbounded[0, 1] > 0.0  # only its lightness tells the road piece from a crest
 
 
@@ -559,3 +560,29 @@ def test_a_dim_warm_scans_photo_reads_on_its_true_grid() -> None:
     run_one(BoardReader({"colours": {"register_seeds": False}}), photo.jpeg, photo.reading, fixed, "fixed")
     assert moved.post_exact >= 34
     assert fixed.post_exact <= 20
+
+
+def test_a_small_grey_blue_crest_counts_and_a_light_bluish_blob_does_not() -> None:
+    """Scans photos at small tile sizes: a crest's white and blue halves blur into a grey-blue
+    about 10 below the road colour's Lab b (test photo 100012's F: 15 at most, 11 pixels past the
+    old drop of 12, read as G). It counts with ``shield_b_drop`` 9; a blob as blue but lighter than
+    the road (near-white art, light road pieces; the real full72 photo's false crests at that drop
+    were 1.06-1.13 times the road's lightness) does not (``shield_max_l``), in either search."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    road = np.array([205, 128, 138], np.float32)
+    lab[20:28, 18:26] = (120, 130, road[2] - 10.5)  # cell 0: a grey-blue crest, mid lightness
+    lab[20:28, patch + 18: patch + 26] = (road[0] * 1.08, 128, road[2] - 10.5)  # cell 1: as blue, lighter than the road
+    protos = np.array([[150, 100, 170], [160, 134, 168], road, [90, 150, 150]], np.float32)
+    no_top = np.zeros(lab.shape[:2], bool)
+    assert float(cfg["shield_b_drop"]) < 10.5 < 12.0
+    share = shield_share(lab, no_top, 1, 2, protos, cfg)
+    assert share[0, 0] >= float(cfg["shield_min_frac"])
+    assert share[0, 1] == 0.0
+    unbounded = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_max_l": float("inf"),
+                                                          "shield_cut_max_l": float("inf")})
+    assert unbounded[0, 1] >= float(cfg["shield_min_frac"])  # only its lightness tells it from a crest
+    old = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_b_drop": 12.0})
+    assert old[0, 0] == 0.0  # the old drop missed the crest
