@@ -1665,13 +1665,10 @@ def test_a_new_tile_under_a_blue_knight_whose_crest_is_not_seen_is_the_commoner_
         assert _laid(res, cell) == expected, player
 
 
-def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_without_a_twin() -> None:
-    """Photo game 910: blue's farmer stood in a Q's small field, and every photo read a crest
-    under the blue figure. The reader's crest term lifts every crested tile and lowers every
-    plain city tile by half of it; under a blue follower the photo says nothing of the crest, so
-    the term comes out of them all (:func:`scorer.follow._crest_term_removed`). Taking only the
-    Q down to its plain twin R left the full city C (a crest, no twin) the term's half up: the
-    Q was laid as C with a knight, and photo after photo kept it so (blue 6 over)."""
+def _blue_farmer_lays_a_q() -> tuple[Game, FollowResult, tuple[int, int], int, str]:
+    """Red lays a U, blue a Q (R's crested twin) with a farmer on its field, on a cell a full
+    city C could take too: the game, the follow result before the Q's photo, the Q's cell, its
+    rotation and the farmer's slot."""
     game = start_game()
     res = first_step(game)
     game.play(Turn("red", tile("U"), (-1, 0), 0))
@@ -1682,15 +1679,33 @@ def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_wi
                             and not game.board.edge_conflicts(c, tile("C"), 0)
                             for seg in q.segments if seg.kind.value == "field")
     game.play(Turn("blue", q, cell, rot, meeple=field))
+    return game, res, cell, rot, field
+
+
+def _q_evidence(truth: State, cell: tuple[int, int], rot: int, crest_term: float) -> dict:
+    """Evidence for a photo of ``truth``: Q and R alike on ``cell``, the full city C a little
+    below, and the reader's crest term on every city tile (half of ``crest_term`` up for a city
+    with a crest, half down without)."""
+    ev = evidence_for(truth, {cell: {("Q", rot): BASE + 5.0, ("R", rot): BASE + 5.0, ("C", 0): BASE + 4.5}})
+    for key in ev[cell]:
+        t = tile(key[0])
+        if any(seg.kind.value == "city" for seg in t.segments):
+            ev[cell][key] += crest_term / 2 if any(seg.shield for seg in t.segments) else -crest_term / 2
+    return ev
+
+
+def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_without_a_twin() -> None:
+    """Photo game 910: blue's farmer stood in a Q's small field, and every photo read a crest
+    under the blue figure. The reader's crest term lifts every crested tile and lowers every
+    plain city tile by half of it; under a blue follower the photo says nothing of the crest, so
+    the term comes out of them all (:func:`scorer.follow._crest_term_removed`). Taking only the
+    Q down to its plain twin R left the full city C (a crest, no twin) the term's half up: the
+    Q was laid as C with a knight, and photo after photo kept it so (blue 6 over)."""
+    game, res, cell, rot, field = _blue_farmer_lays_a_q()
     far = [(-2, 0), (-3, 0), (-4, 0), (-5, 0)]
     for k in range(1 + len(far)):
         truth = photo(game)
-        ev = evidence_for(truth, {cell: {("Q", rot): BASE + 5.0, ("R", rot): BASE + 5.0, ("C", 0): BASE + 4.5}})
-        for key in ev[cell]:  # the reader's term for the crest seen: half up with a crest, half down without
-            t = tile(key[0])
-            if any(seg.kind.value == "city" for seg in t.segments):
-                ev[cell][key] += 1.5 if any(seg.shield for seg in t.segments) else -1.5
-        res = step(res, truth, ev)
+        res = step(res, truth, _q_evidence(truth, cell, rot, 3.0))
         assert _laid(res, cell) in ("Q", "R"), k
         assert next(t for t in res.record.turns if t.at == cell).meeple == field
         if k < len(far):
@@ -1698,25 +1713,11 @@ def test_a_blue_farmers_foot_read_as_a_crest_does_not_favour_the_crested_tile_wi
 
 
 def _q_under_a_blue_farmer(crest_term: float) -> str | None:
-    """Blue lays a Q (R's crested twin) with a farmer on its field; its photo's crest term (the
-    crested twins' evidence over the plain ones', on every city tile) is ``crest_term``. Returns
-    the tile the follow lays."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (-1, 0), 0))
-    res = step(res, photo(game))
-    q = tile("Q")
-    cell, rot, field = next((c, r, rotate_slot(seg.slots[0], r)) for c in ((0, -1), (1, 0), (0, 1))
-                            for r in q.rotations() if not game.board.edge_conflicts(c, q, r)
-                            for seg in q.segments if seg.kind.value == "field")
-    game.play(Turn("blue", q, cell, rot, meeple=field))
+    """The tile the follow lays for blue's Q with a farmer (:func:`_blue_farmer_lays_a_q`) from
+    a photo whose crest term is ``crest_term``."""
+    game, res, cell, rot, _ = _blue_farmer_lays_a_q()
     truth = photo(game)
-    ev = evidence_for(truth, {cell: {("Q", rot): BASE + 5.0, ("R", rot): BASE + 5.0, ("C", 0): BASE + 4.5}})
-    for key in ev[cell]:  # the reader's crest term: half up for a city with a crest, half down without
-        t = tile(key[0])
-        if any(seg.kind.value == "city" for seg in t.segments):
-            ev[cell][key] += crest_term / 2 if any(seg.shield for seg in t.segments) else -crest_term / 2
-    return _laid(step(res, truth, ev), cell)
+    return _laid(step(res, truth, _q_evidence(truth, cell, rot, crest_term)), cell)
 
 
 def test_a_crest_seen_beside_a_blue_farmer_the_photo_shows_tells_the_twins_apart() -> None:
