@@ -763,8 +763,7 @@ def _crest_term_removed(values: Mapping[tuple[str, int], float], keep: float = 0
             crest = _has_crest(tile)
             sides[crest] = max(sides.get(crest, -math.inf), float(v))
     pairs = {look: (s[True] + s[False]) / 2 for look, s in looks.items() if len(s) == 2}
-    diffs = [s[True] - s[False] for s in looks.values() if len(s) == 2]
-    term = statistics.median(diffs) if diffs else 0.0
+    term = _crest_term(values)
     out: dict[tuple[str, int], float] = {}
     for key, v in values.items():
         tile, look = tiles[key]
