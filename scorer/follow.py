@@ -718,9 +718,9 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
     return out
 
 
-def _crest_term(values: Mapping[tuple[str, int], float]) -> float:
-    """What the photo says of a coat of arms on a cell: the median, over the tiles that have a
-    shield twin, of the crested twin's evidence less the plain one's (0 where none has one)."""
+def _twin_sides(values: Mapping[tuple[str, int], float]) -> dict[tuple[Any, ...], dict[bool, float]]:
+    """A cell's evidence per look with the coats of arms left out (:func:`_without_shields`):
+    the best of its tiles with a crest (``True``) and without one (``False``)."""
     catalog = load_catalog()
     looks: dict[tuple[Any, ...], dict[bool, float]] = {}
     for (tid, r), v in values.items():
@@ -730,6 +730,17 @@ def _crest_term(values: Mapping[tuple[str, int], float]) -> float:
         sides = looks.setdefault(_without_shields(tile, r), {})
         crest = _has_crest(tile)
         sides[crest] = max(sides.get(crest, -math.inf), float(v))
+    return looks
+
+
+def _crest_term(values: Mapping[tuple[str, int], float]) -> float:
+    """What the photo says of a coat of arms on a cell: the median, over the tiles that have a
+    shield twin, of the crested twin's evidence less the plain one's (0 where none has one)."""
+    return _sides_term(_twin_sides(values))
+
+
+def _sides_term(looks: Mapping[tuple[Any, ...], Mapping[bool, float]]) -> float:
+    """:func:`_crest_term` from a cell's :func:`_twin_sides`."""
     diffs = [s[True] - s[False] for s in looks.values() if len(s) == 2]
     return float(statistics.median(diffs)) if diffs else 0.0
 
@@ -752,21 +763,13 @@ def _crest_term_removed(values: Mapping[tuple[str, int], float], keep: float = 0
     :data:`CREST_BESIDE_BLUE_MIN`): the twins then differ by ``keep`` and the C gains no more
     than the crested twins."""
     catalog = load_catalog()
-    looks: dict[tuple[Any, ...], dict[bool, float]] = {}
-    tiles: dict[tuple[str, int], tuple[TileType | None, tuple[Any, ...] | None]] = {}
-    for (tid, r), v in values.items():
-        tile = catalog.get(tid)
-        look = _without_shields(tile, r) if tile is not None else None
-        tiles[(tid, r)] = (tile, look)
-        if look is not None and tile is not None:
-            sides = looks.setdefault(look, {})
-            crest = _has_crest(tile)
-            sides[crest] = max(sides.get(crest, -math.inf), float(v))
+    looks = _twin_sides(values)
     pairs = {look: (s[True] + s[False]) / 2 for look, s in looks.items() if len(s) == 2}
-    term = _crest_term(values)
+    term = _sides_term(looks)
     out: dict[tuple[str, int], float] = {}
     for key, v in values.items():
-        tile, look = tiles[key]
+        tile = catalog.get(key[0])
+        look = _without_shields(tile, key[1]) if tile is not None else None
         crest = tile is not None and _has_crest(tile)
         back = keep / 2 if crest else -keep / 2
         if look in pairs:

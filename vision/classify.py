@@ -229,8 +229,8 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     drop = float(cfg["shield_b_drop"])
     db = float(protos[2, 2]) - lab[..., 2]
     mask = ((db > drop) & ~ignore_top).astype(np.uint8)
-    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top,
-                       float(cfg.get("shield_max_l", np.inf)))
+    max_l = float(cfg.get("shield_max_l", np.inf))
+    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top, max_l)
     cut = int(round(float(cfg.get("shield_border_cut", 0.0)) * patch))
     if cut >= 1:
         # a crest printed in a tile's corner touches the table seen in the gaps along the tile's
@@ -244,8 +244,7 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
         # the cut also leaves pieces of light roads (near white, a little bluer than the road
         # colour) as small blobs: a crest is printed mid-blue, darker than the road
         out = np.maximum(out, _crest_blobs(mask & inner, db, lab, patch, rows, cols, protos, cfg, attached_top,
-                                           min(float(cfg.get("shield_cut_max_l", np.inf)),
-                                               float(cfg.get("shield_max_l", np.inf)))))
+                                           min(float(cfg.get("shield_cut_max_l", np.inf)), max_l)))
     return out
 
 
