@@ -102,15 +102,18 @@ def table_novelty(bgr: np.ndarray, cfg: dict[str, Any]) -> np.ndarray:
     b = max(2, int(float(cfg["novelty_border_frac"]) * min(h, w)))
     bins = [int(x) for x in cfg["novelty_bins"]]
     idx = tuple(np.clip(lab[..., k].astype(np.int32) * bins[k] // 256, 0, bins[k] - 1) for k in range(3))
+    flat = (idx[0] * bins[1] + idx[1]) * bins[2] + idx[2]  # each pixel's histogram cell
     sides = [(slice(0, b), slice(None)), (slice(h - b, h), slice(None)),
              (slice(None), slice(0, b)), (slice(None), slice(w - b, w))]
     dens = []
     for sl in sides:
-        hist = np.zeros(bins)
-        np.add.at(hist, (idx[0][sl].ravel(), idx[1][sl].ravel(), idx[2][sl].ravel()), 1.0)
+        hist = np.bincount(flat[sl].ravel(), minlength=bins[0] * bins[1] * bins[2]).astype(np.float64).reshape(bins)
         hist = gaussian_filter(hist, float(cfg["novelty_smooth"]))
-        dens.append((hist / max(hist.sum(), 1e-9))[idx])
-    p = np.median(np.stack(dens), axis=0)
+        dens.append((hist / max(hist.sum(), 1e-9)).ravel()[flat])
+    # the median of the four sides: the mean of the middle two (as np.median, without its sort)
+    lo = np.maximum(np.minimum(dens[0], dens[1]), np.minimum(dens[2], dens[3]))
+    hi = np.minimum(np.maximum(dens[0], dens[1]), np.maximum(dens[2], dens[3]))
+    p = (lo + hi) / 2
     border = np.zeros((h, w), dtype=bool)
     border[:b] = border[-b:] = True
     border[:, :b] = border[:, -b:] = True
@@ -440,10 +443,19 @@ def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
     the same clamped linear interpolation, without a search per point (the comb calls it
     thousands of times per photo)."""
     last = len(values) - 1
-    p = np.clip(pos, 0.0, float(last))
-    i = np.minimum(p.astype(np.intp), max(last - 1, 0))
-    f = p - i
-    return values[i] * (1.0 - f) + values[np.minimum(i + 1, last)] * f
+    if last < 1:
+        return np.full(np.shape(pos), float(values[0]))
+    f = np.clip(pos, 0.0, float(last))
+    i = f.astype(np.intp)
+    np.minimum(i, last - 1, out=i)
+    f -= i  # (in place: the same arithmetic, fewer large temporaries)
+    out = values[i]
+    out *= 1.0 - f
+    i += 1
+    nxt = values[i]
+    nxt *= f
+    out += nxt
+    return out
 
 
 def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
@@ -473,33 +485,45 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
         pitches = np.array(grid_p)
     else:
         pitches = np.arange(pmin, max(pmin + step, pmax), step)
-    # every (pitch, phase) row and its teeth in one flat array: one pass of a few large numpy
-    # operations instead of a Python loop over the pitches (this runs a dozen times per photo,
-    # and large operations let the grid hypotheses' threads run side by side)
+    # every (pitch, phase) row and its teeth in a few large numpy operations instead of a Python
+    # loop over the pitches (this runs dozens of times per photo, and large operations let the
+    # grid hypotheses' threads run side by side): the pitches with as many teeth k = -1 ..
+    # int(n / p) + 1 share one (rows, teeth) array
     n_ph = np.ceil(pitches / 0.5).astype(np.intp)  # phases 0, 0.5, .. below the pitch
-    n_k = (n / pitches).astype(np.intp) + 3  # teeth k = -1 .. int(n / p) + 1
-    row_pitch = np.repeat(np.arange(len(pitches)), n_ph)
-    first_row = np.r_[0, np.cumsum(n_ph)[:-1]]
-    row_phase = (np.arange(len(row_pitch)) - first_row[row_pitch]) * 0.5
-    row_len = n_k[row_pitch]
-    row_start = np.r_[0, np.cumsum(row_len)[:-1]]
-    elem_row = np.repeat(np.arange(len(row_pitch)), row_len)
-    p_e = pitches[row_pitch][elem_row]
-    pos = row_phase[elem_row] + (np.arange(len(elem_row)) - row_start[elem_row] - 1) * p_e
-    ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
-    diff = np.where(ok, _lerp(prof, pos) - _lerp(prof, pos + p_e / 2), 0.0)
+    n_k = (n / pitches).astype(np.intp) + 3
     if soft > 0:
         on = profile[int(lo_b):int(hi_b) + 1]
-        diff = np.tanh(diff / max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9))
-    cnt = np.add.reduceat(ok.astype(np.intp), row_start)
-    mean = np.where(cnt >= min_teeth, np.add.reduceat(diff, row_start) / np.maximum(cnt, 1), -np.inf)
-    sc = mean * np.maximum(cnt, 1) ** teeth_power
-    # per pitch, its first phase of the best score
-    top = np.maximum.reduceat(sc, first_row)
-    hit = np.flatnonzero(sc == top[row_pitch])
-    _, first_hit = np.unique(row_pitch[hit], return_index=True)
-    best = hit[first_hit]
-    best_ph, best_sc, best_mean = row_phase[best], sc[best], mean[best]
+        soft_scale = max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9)
+    best_ph, best_sc, best_mean = (np.empty(len(pitches)) for _ in range(3))
+    for nk in np.unique(n_k):
+        sel = np.flatnonzero(n_k == nk)
+        row_pitch = np.repeat(np.arange(len(sel)), n_ph[sel])
+        first_row = np.r_[0, np.cumsum(n_ph[sel])[:-1]]
+        row_phase = (np.arange(len(row_pitch)) - first_row[row_pitch]) * 0.5
+        p_r = pitches[sel][row_pitch][:, None]
+        pos = (np.arange(nk) - 1)[None, :] * p_r
+        pos += row_phase[:, None]
+        ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
+        # the profile at each tooth on the board and half a pitch after it (0 off the board)
+        cnt = np.count_nonzero(ok, axis=1)
+        at = pos[ok]  # (row-major: each row's teeth together, as cnt counts them)
+        d = _lerp(prof, at)
+        at += np.repeat(p_r[:, 0] / 2, cnt)
+        d -= _lerp(prof, at)
+        if soft > 0:
+            d = np.tanh(d / soft_scale)
+        diff = np.zeros(pos.shape)
+        diff[ok] = d
+        # (np.add.reduceat sums each row as a flat array's stretch: the same sums as for one array of all rows)
+        total = np.add.reduceat(diff.ravel(), np.arange(0, diff.size, nk))
+        mean = np.where(cnt >= min_teeth, total / np.maximum(cnt, 1), -np.inf)
+        sc = mean * np.maximum(cnt, 1) ** teeth_power
+        # per pitch, its first phase of the best score
+        top = np.maximum.reduceat(sc, first_row)
+        hit = np.flatnonzero(sc == top[row_pitch])
+        _, first_hit = np.unique(row_pitch[hit], return_index=True)
+        best = hit[first_hit]
+        best_ph[sel], best_sc[sel], best_mean[sel] = row_phase[best], sc[best], mean[best]
     return pitches, best_ph, best_sc, best_mean
 
 
