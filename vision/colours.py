@@ -12,6 +12,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .lastaxis import argmin_last, max_last, min_last, sum_last
 from .templates import CLASSES
 
 
@@ -103,8 +104,8 @@ def _kmeans(pix: np.ndarray, protos: np.ndarray, cfg: dict[str, Any], weights: l
     wts = np.array(weights, dtype=np.float32)
     cur = protos.copy()
     for _ in range(int(cfg["kmeans_iterations"])):
-        d = (((pix[:, None, :] - cur[None, :, :]) * wts) ** 2).sum(-1)
-        lab = d.argmin(1)
+        d = sum_last(((pix[:, None, :] - cur[None, :, :]) * wts) ** 2)
+        lab = argmin_last(d)
         new = cur.copy()
         for k in range(len(cur)):
             sel = pix[lab == k]
@@ -122,10 +123,10 @@ def posteriors(lab: np.ndarray, protos: np.ndarray, softness: float,
     x = lab.reshape(-1, 3).astype(np.float32) * w
     c = np.asarray(protos, dtype=np.float32) * w
     # squared distances by expansion: one (N, 3) x (3, K) product instead of an (N, K, 3) array
-    d = (x * x).sum(1, keepdims=True) - 2.0 * (x @ c.T) + (c * c).sum(1)[None, :]
-    d -= d.min(1, keepdims=True)
+    d = sum_last(x * x)[:, None] - 2.0 * (x @ c.T) + (c * c).sum(1)[None, :]
+    d -= min_last(d)[:, None]
     p = np.exp(d * np.float32(-1.0 / (2 * softness ** 2)))
-    p /= p.sum(1, keepdims=True)
+    p /= sum_last(p)[:, None]
     return p.reshape(*lab.shape[:-1], len(c))
 
 
@@ -171,6 +172,6 @@ def histogram_posteriors(lab: np.ndarray, model: np.ndarray, log_priors: np.ndar
     (from :func:`fit_class_histograms`) and class log-priors."""
     ll = model[:, _bin_index(lab, bins)]  # (4, ...)
     ll = np.moveaxis(ll, 0, -1) + log_priors
-    ll -= ll.max(-1, keepdims=True)
+    ll -= max_last(ll)[..., None]
     p = np.exp(ll)
-    return (p / p.sum(-1, keepdims=True)).astype(np.float32)
+    return (p / sum_last(p)[..., None]).astype(np.float32)

@@ -29,6 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .lastaxis import norm_last
 from .locate import Grid
 
 
@@ -158,7 +159,7 @@ def _field_exclusion(lab: np.ndarray, hsv: np.ndarray, board: np.ndarray, cfg: d
         pts = pts[:: len(pts) // 20000]
     mode = np.median(pts, axis=0)
     spread = np.percentile(np.linalg.norm(pts - mode, axis=1), float(fc["spread_pct"]))
-    d = np.linalg.norm(lab.astype(np.float32) - mode, axis=2)
+    d = norm_last(lab.astype(np.float32) - mode)
     return d <= max(float(fc["min_dist"]), float(fc["spread_mult"]) * spread)  # type: ignore[no-any-return]
 
 
@@ -366,7 +367,7 @@ def _local_difference(blur: np.ndarray, lab: np.ndarray, pitch: float, window: f
     small = cv2.resize(blur, (max(1, int(w * f)), max(1, int(h * f))), interpolation=cv2.INTER_AREA)
     med = cv2.medianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), max(3, int(window * pitch * f) | 1))
     med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    return np.linalg.norm(lab - med, axis=2)  # type: ignore[no-any-return]
+    return norm_last(lab - med)
 
 
 def _near_board(board_mask: np.ndarray, pitch: float, k: int, hole_frac: float) -> tuple[np.ndarray, np.ndarray]:
