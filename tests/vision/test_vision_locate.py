@@ -1040,3 +1040,21 @@ def test_the_far_vanishing_point_variant_adds_grids_only_where_it_moves_the_poin
         work = cv2.resize(bgr, (int(w * k), int(h * k)), interpolation=cv2.INTER_AREA)
         grids, _ = locate_candidates(work, variant)
         assert bool(grids) is expect
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_weighted_pairs_draws_what_numpys_choice_draws(trial: int) -> None:
+    """RANSAC's segment pairs, drawn in array operations, are numpy's own draws (a reading does
+    not change with them), and the generator ends in the same state."""
+    from vision.locate import weighted_pairs
+    r0 = np.random.default_rng(trial)
+    n = int(r0.integers(2, 150))
+    w = r0.random(n) ** r0.uniform(0.5, 8)  # up to a few segments taking most of the weight
+    if trial % 5 == 0:
+        w[r0.integers(n, size=n // 2)] = 0.0
+    w[r0.integers(n, size=2)] += 1.0  # at least two to draw
+    p = w / w.sum()
+    a, b = np.random.default_rng(trial + 1000), np.random.default_rng(trial + 1000)
+    numpys = np.array([a.choice(n, 2, replace=False, p=p) for _ in range(300)])
+    assert np.array_equal(weighted_pairs(b, p, 300), numpys)
+    assert a.random() == b.random()
