@@ -501,6 +501,13 @@ def _lerp(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
 def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
           step: float = 1.0, rel_step: float = 0.0,
           soft: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_combs` with one ``soft``."""
+    return _combs(profile, pmin, pmax, min_teeth, teeth_power, step, rel_step, (soft,))[0]
+
+
+def _combs(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0, teeth_power: float = 0.5,
+           step: float = 1.0, rel_step: float = 0.0,
+           softs: tuple[float, ...] = (0.0,)) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
     """Seam-comb scores over a 1-D profile for every candidate pitch: (pitches, best phase, score,
     mean contrast at that phase).
 
@@ -513,7 +520,8 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     its peaks are refined finely later). With ``soft`` > 0 each tooth's contrast counts through
     tanh(contrast / (soft * the profile's median on the board)): a few very strong lines (the
     board's outline, long straight roads) then cannot outvote the many ordinary seams, which
-    otherwise makes a multiple of the pitch win on sparse boards."""
+    otherwise makes a multiple of the pitch win on sparse boards. One comb per value of ``softs``
+    (the profile is sampled at the teeth once for all)."""
     n = len(profile)
     nz = np.nonzero(profile > 0.05 * profile.max())[0] if profile.max() > 0 else np.array([0, n - 1])
     lo_b, hi_b = float(nz[0]), float(nz[-1])
@@ -531,10 +539,14 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
     # int(n / p) + 1 share one (rows, teeth) array
     n_ph = np.ceil(pitches / 0.5).astype(np.intp)  # phases 0, 0.5, .. below the pitch
     n_k = (n / pitches).astype(np.intp) + 3
-    if soft > 0:
-        on = profile[int(lo_b):int(hi_b) + 1]
-        soft_scale = max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9)
-    best_ph, best_sc, best_mean = (np.empty(len(pitches)) for _ in range(3))
+    scales = []
+    for soft in softs:
+        if soft > 0:
+            on = profile[int(lo_b):int(hi_b) + 1]
+            scales.append(max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9))
+        else:
+            scales.append(0.0)
+    best = [tuple(np.empty(len(pitches)) for _ in range(3)) for _ in softs]  # phase, score, mean
     for nk in np.unique(n_k):
         sel = np.flatnonzero(n_k == nk)
         row_pitch = np.repeat(np.arange(len(sel)), n_ph[sel])
@@ -550,21 +562,20 @@ def _comb(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0,
         d = _lerp(prof, at)
         at += np.repeat(p_r[:, 0] / 2, cnt)
         d -= _lerp(prof, at)
-        if soft > 0:
-            d = np.tanh(d / soft_scale)
-        diff = np.zeros(pos.shape)
-        diff[ok] = d
-        # (np.add.reduceat sums each row as a flat array's stretch: the same sums as for one array of all rows)
-        total = np.add.reduceat(diff.ravel(), np.arange(0, diff.size, nk))
-        mean = np.where(cnt >= min_teeth, total / np.maximum(cnt, 1), -np.inf)
-        sc = mean * np.maximum(cnt, 1) ** teeth_power
-        # per pitch, its first phase of the best score
-        top = np.maximum.reduceat(sc, first_row)
-        hit = np.flatnonzero(sc == top[row_pitch])
-        _, first_hit = np.unique(row_pitch[hit], return_index=True)
-        best = hit[first_hit]
-        best_ph[sel], best_sc[sel], best_mean[sel] = row_phase[best], sc[best], mean[best]
-    return pitches, best_ph, best_sc, best_mean
+        for (best_ph, best_sc, best_mean), scale in zip(best, scales):
+            diff = np.zeros(pos.shape)
+            diff[ok] = np.tanh(d / scale) if scale > 0 else d
+            # (np.add.reduceat sums each row as a flat array's stretch: the same sums as for one array of all rows)
+            total = np.add.reduceat(diff.ravel(), np.arange(0, diff.size, nk))
+            mean = np.where(cnt >= min_teeth, total / np.maximum(cnt, 1), -np.inf)
+            sc = mean * np.maximum(cnt, 1) ** teeth_power
+            # per pitch, its first phase of the best score
+            top = np.maximum.reduceat(sc, first_row)
+            hit = np.flatnonzero(sc == top[row_pitch])
+            _, first_hit = np.unique(row_pitch[hit], return_index=True)
+            at_best = hit[first_hit]
+            best_ph[sel], best_sc[sel], best_mean[sel] = row_phase[at_best], sc[at_best], mean[at_best]
+    return [(pitches, *b) for b in best]
 
 
 def _axis_candidates(profile: np.ndarray, pmin: float, pmax: float, cfg: dict[str, Any],
@@ -1332,22 +1343,26 @@ def locate_candidates(bgr: np.ndarray, cfg: dict[str, Any],
     pmin, pmax = side * cfg["pitch_min_frac"], side * cfg["pitch_max_frac"]
     hi_x = min(pmax, rc.size[0] * 0.9)
     rel = float(cfg.get("pitch_coarse_rel_step", 0.0))
-    comb_x = _comb(rc.prof_x, pmin, hi_x, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel)
-    cand_x = _axis_candidates(rc.prof_x, pmin, hi_x, cfg, comb=comb_x)
     hi_y = min(pmax, rc.size[1] * 0.9)
+    soft = float(cfg.get("soft_comb", 0.0))
+    # each axis's coarse comb and (soft_comb) its soft comb (see _comb) from one sampling of the profile
+    softs = (0.0, soft) if soft > 0 else (0.0,)
+    mt, tp = float(cfg["min_teeth"]), float(cfg["teeth_power"])
+    combs_x = _combs(rc.prof_x, pmin, hi_x, mt, tp, rel_step=rel, softs=softs)
+    combs_y = _combs(rc.prof_y, pmin, hi_y, mt, tp, rel_step=rel, softs=softs)
+    comb_x = combs_x[0]
+    cand_x = _axis_candidates(rc.prof_x, pmin, hi_x, cfg, comb=comb_x)
     # the other axis's pitches, and (where the camera tells the frame's aspect) those pitches
     # stretched by it: a steep photo's affine frame can be a quarter wider than tall
     metric = rc.aspect if (rc.aspect is not None and cfg.get("cross_metric", False)
                            and abs(np.log(rc.aspect)) >= np.log(float(cfg.get("cross_metric_min", 1.0)))) else None
     st_x = tuple(c[0] / metric for c in cand_x) if metric else ()
-    cand_y = _axis_candidates(rc.prof_y, pmin, hi_y, cfg, tuple(c[0] for c in cand_x), stretched=st_x)
+    cand_y = _axis_candidates(rc.prof_y, pmin, hi_y, cfg, tuple(c[0] for c in cand_x), combs_y[0], st_x)
     st_y = tuple(c[0] * metric for c in cand_y) if metric else ()
     cand_x += _axis_candidates(rc.prof_x, pmin, hi_x, {**cfg, "pitch_peaks": 0, "pitch_factors": []},
                                tuple(c[0] for c in cand_y), comb_x, st_y)
-    soft = float(cfg.get("soft_comb", 0.0))
     if soft > 0:  # the soft comb's peaks too (see _comb): strong lines cannot make a multiple win there
-        for prof, hi, cands in ((rc.prof_x, hi_x, cand_x), (rc.prof_y, hi_y, cand_y)):
-            sc = _comb(prof, pmin, hi, float(cfg["min_teeth"]), float(cfg["teeth_power"]), rel_step=rel, soft=soft)
+        for prof, hi, cands, sc in ((rc.prof_x, hi_x, cand_x, combs_x[1]), (rc.prof_y, hi_y, cand_y, combs_y[1])):
             cands += _axis_candidates(prof, pmin, hi, {**cfg, "pitch_factors": [],
                                                        "pitch_peaks": int(cfg.get("soft_comb_peaks", 1))}, (), sc)
         cand_y = _distinct_pitches(cand_y)
