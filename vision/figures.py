@@ -203,6 +203,9 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     k = max(3, int(side * float(cfg["morph_frac"]))) | 1
     big = int(side * float(cfg.get("wide_frac", 0.0)))
     closed, near = _near_board(board_mask, side, k, float(cfg.get("hole_frac", 0.0)))
+    # where figures are looked for, with room for the k-kernel opening and closing: each colour's
+    # mask is cleaned there only (the same result: it is empty beyond, see _box_around)
+    near_box = _box_around(near, 2 * k + 2)
     # for the field and contrast rules
     lab = _remember(memo, "lab", lambda: cv2.cvtColor(blur, cv2.COLOR_BGR2LAB).astype(np.float32))
     fieldmask = None
@@ -234,12 +237,13 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             m &= ~excl
         if "below_field_hue" in spec:
             m &= hsv[..., 0].astype(int) <= grass_hue() - float(spec["below_field_hue"])
-        m8 = _opened_closed(m & near, k)
+        m8 = np.zeros(m.shape, np.uint8)
+        m8[near_box] = _opened_closed(m[near_box] & near[near_box], k)
         if cfg.get("whole_at_edge"):
             whole = _remember(memo, ("whole", name, k, id(board_mask)),
                               lambda m=m: cv2.connectedComponentsWithStats(_opened_closed(m, k)))
             _add_whole_at_edge(m8, whole[1], whole[2], near, (0.25 * a_lo * side ** 2, a_hi * side ** 2))
-        n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+        n, lab_img, stats = _components(m8)
         split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
         cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):
@@ -252,7 +256,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 cloth = lab[was_odd & ~closed]  # the table of this colour, off the tiles
                 cloth_lab = np.median(cloth, axis=0) if len(cloth) else None
                 m8 = _split_wide(m8, full & ~closed, lab_img, odd_ids, big, k)
-                n, lab_img, stats, _ = cv2.connectedComponentsWithStats(m8)
+                n, lab_img, stats = _components(m8)
                 split = np.zeros(n, bool)
                 split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
         for i in range(1, n):
@@ -288,6 +292,41 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     for b in out:
         b.features["cell_tile"] = _cell_tile(closed, grid, b.foot)
     return out
+
+
+def _box_around(mask: np.ndarray, margin: int) -> tuple[slice, slice]:
+    """The bounding box of ``mask``'s pixels widened by ``margin`` (within the image), as slices.
+
+    An opening or closing with a kernel narrower than ``margin`` / 2 gives the same result in the
+    box as on the whole image, when the mask is empty outside the box: OpenCV takes what lies
+    beyond the box as empty when dilating and as full when eroding, and through that margin of
+    empty pixels neither reaches a pixel whose value could change."""
+    x, y, bw, bh = cv2.boundingRect(mask.astype(np.uint8))
+    h, w = mask.shape[:2]
+    if not bw or not bh:
+        return slice(0, 0), slice(0, 0)
+    return slice(max(0, y - margin), min(h, y + bh + margin)), slice(max(0, x - margin), min(w, x + bw + margin))
+
+
+def _components(m8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """``cv2.connectedComponentsWithStats(m8)``'s count, labels and stats, labelled on the
+    bounding box of the mask's pixels only (a fraction of the photo: the board). The box starts
+    at even coordinates so that OpenCV's 2 x 2 block labelling numbers the components as it
+    does on the whole image (checked against it in the tests); the background's stats are the
+    whole image's."""
+    x, y, bw, bh = cv2.boundingRect(m8)
+    h, w = m8.shape[:2]
+    if not bw or not bh:
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(m8)
+        return n, labels, stats
+    x0, y0 = x & ~1, y & ~1
+    n, part, stats, _ = cv2.connectedComponentsWithStats(np.ascontiguousarray(m8[y0:y + bh, x0:x + bw]))
+    labels = np.zeros((h, w), np.int32)
+    labels[y0:y + bh, x0:x + bw] = part
+    stats[1:, cv2.CC_STAT_LEFT] += x0
+    stats[1:, cv2.CC_STAT_TOP] += y0
+    stats[0] = (0, 0, w, h, h * w - int(stats[1:, cv2.CC_STAT_AREA].sum()))
+    return n, labels, stats
 
 
 def _opened_closed(mask: np.ndarray, k: int) -> np.ndarray:
@@ -459,8 +498,8 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     # extents along the projected vertical and across it (pixels)
     across = np.array([-up[1], up[0]])
     su, sx = pts @ up, pts @ across
-    e_up = float(np.percentile(su, 98) - np.percentile(su, 2))
-    e_x = float(np.percentile(sx, 98) - np.percentile(sx, 2))
+    (u98, u2), (x98, x2) = np.percentile(su, [98, 2]), np.percentile(sx, [98, 2])
+    e_up, e_x = float(u98 - u2), float(x98 - x2)
     # pixels per board unit across the vertical, at the blob
     q = grid.to_image(np.array([cb, cb + [1e-2, 0.0], cb + [0.0, 1e-2]]))
     ppu = float(np.sqrt(abs(_cross2(q[1] - q[0], q[2] - q[0])) / 1e-4))
@@ -487,8 +526,9 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
         fb = grid.to_board(pts).mean(axis=0)
         foot_px = grid.to_image(fb[None])[0] - up * 0.5 * fig_t / fig_h * hpx
     else:
-        low = su <= np.percentile(su, float(cfg["foot_pct"]))
-        bottom = float(np.percentile(su, float(cfg["foot_edge_pct"])))
+        foot_q, edge_q = np.percentile(su, [float(cfg["foot_pct"]), float(cfg["foot_edge_pct"])])
+        low = su <= foot_q
+        bottom = float(edge_q)
         cx = float(np.median(sx[low]))
         # the foot is the base's middle, half its depth beyond its front edge (``bottom``): half
         # the thickness at the height's scale, or (figures.foot_from_extent) half of what the

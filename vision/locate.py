@@ -547,8 +547,13 @@ def _combs(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0
         else:
             scales.append(0.0)
     best = [tuple(np.empty(len(pitches)) for _ in range(3)) for _ in softs]  # phase, score, mean
-    for nk in np.unique(n_k):
-        sel = np.flatnonzero(n_k == nk)
+    # a pitch that cannot fit min_teeth teeth on the board at any phase scores -inf at its first
+    # phase (with a little to spare against rounding: no pitch that could fit them is left out)
+    fits = np.floor((hi_b - lo_b + 4) / pitches + 1e-6) + 1 >= min_teeth
+    for best_ph, best_sc, best_mean in best:
+        best_ph[~fits], best_sc[~fits], best_mean[~fits] = 0.0, -np.inf, -np.inf
+    for nk in np.unique(n_k[fits]):
+        sel = np.flatnonzero((n_k == nk) & fits)
         row_pitch = np.repeat(np.arange(len(sel)), n_ph[sel])
         first_row = np.r_[0, np.cumsum(n_ph[sel])[:-1]]
         row_phase = (np.arange(len(row_pitch)) - first_row[row_pitch]) * 0.5
@@ -556,11 +561,13 @@ def _combs(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0
         pos = (np.arange(nk) - 1)[None, :] * p_r
         pos += row_phase[:, None]
         ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
-        # the profile at each tooth on the board and half a pitch after it (0 off the board)
         cnt = np.count_nonzero(ok, axis=1)
-        at = pos[ok]  # (row-major: each row's teeth together, as cnt counts them)
+        # the profile at each tooth on the board and half a pitch after it (0 off the board), in
+        # the rows with enough teeth on the board to count (the others score -inf whatever it is)
+        ok &= (cnt >= min_teeth)[:, None]
+        at = pos[ok]  # (row-major: each row's teeth together)
         d = _lerp(prof, at)
-        at += np.repeat(p_r[:, 0] / 2, cnt)
+        at += np.repeat(p_r[:, 0] / 2, np.where(cnt >= min_teeth, cnt, 0))
         d -= _lerp(prof, at)
         for (best_ph, best_sc, best_mean), scale in zip(best, scales):
             diff = np.zeros(pos.shape)
