@@ -651,9 +651,10 @@ def expected_observations(templates: list[Template], M: np.ndarray) -> list[np.n
 def _best_variant(post: np.ndarray, occupied: np.ndarray, n: int, MEs: list[np.ndarray], w_pts: np.ndarray,
                   cfg: dict[str, Any]) -> np.ndarray:
     """:func:`cell_logliks` of every template at its best-fitting drawing variant."""
-    ll = cell_logliks(post, occupied, n, MEs[0], w_pts, cfg)
-    for ME in MEs[1:]:
-        ll = np.maximum(ll, cell_logliks(post, occupied, n, ME, w_pts, cfg) - float(cfg.get("variant_penalty", 0.0)))
+    each = cell_logliks_each(post, occupied, n, MEs, w_pts, cfg)
+    ll = each[0]
+    for other in each[1:]:
+        ll = np.maximum(ll, other - float(cfg.get("variant_penalty", 0.0)))
     return ll
 
 
@@ -726,6 +727,13 @@ def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray,
     by a fraction of a tile in part of the photo), so each template may also be compared with
     the cell's window moved by ``align_shift`` tile sides in x and/or y, at a cost of
     ``align_penalty`` per moved axis; its best fit counts."""
+    return cell_logliks_each(post, occupied, n, [ME], w_pts, cfg)[0]
+
+
+def cell_logliks_each(post: np.ndarray, occupied: np.ndarray, n: int, MEs: list[np.ndarray], w_pts: np.ndarray,
+                      cfg: dict[str, Any] | None = None) -> list[np.ndarray]:
+    """:func:`cell_logliks` for each expected observation of ``MEs`` (the templates' drawing
+    variants), the cells' pooled observations made once for all."""
     rows, cols = occupied.shape
     patch = post.shape[0] // rows
     b = patch // n
@@ -736,20 +744,23 @@ def cell_logliks(post: np.ndarray, occupied: np.ndarray, n: int, ME: np.ndarray,
     # mean of the b x b block starting at (y, x) sits at (y, x) + anchor of the box filter
     box = cv2.blur(padded, (b, b))
     a = b // 2
-    MEt = np.ascontiguousarray(ME.transpose(1, 2, 0), dtype=np.float32)  # (P, 4, T)
+    MEts = [np.ascontiguousarray(ME.transpose(1, 2, 0), dtype=np.float32) for ME in MEs]  # (P, 4, T)
     w = (w_pts / len(w_pts)).astype(np.float32)
-    best: np.ndarray | None = None
+    best: list[np.ndarray | None] = [None] * len(MEs)
     for dy, dx in shifts:
         y0, x0 = d + dy + a, d + dx + a
         pooled = box[y0: y0 + rows * patch: b, x0: x0 + cols * patch: b]  # (rows*n, cols*n, 4)
         obs = pooled.reshape(rows, n, cols, n, 4).transpose(0, 2, 1, 3, 4)[occupied].reshape(-1, n * n, 4)
-        lik = np.matmul(obs.transpose(1, 0, 2), MEt)  # (P, C, T)
-        # OpenCV's log: four times numpy's on float32 here (the read's costliest step), within
-        # an ulp or two of it
-        logs = cv2.log((lik + 1e-6).reshape(len(lik), -1)).reshape(lik.shape)
-        ll = np.einsum("p,pct->ct", w, logs) - pen * ((dy != 0) + (dx != 0))
-        best = ll if best is None else np.maximum(best, ll)
-    return best.astype(np.float64)  # type: ignore[union-attr]
+        obs_p = obs.transpose(1, 0, 2)  # (P, C, 4)
+        for e, MEt in enumerate(MEts):
+            lik = np.matmul(obs_p, MEt)  # (P, C, T)
+            # OpenCV's log: four times numpy's on float32 here (the read's costliest step), within
+            # an ulp or two of it
+            lik += 1e-6
+            logs = cv2.log(lik.reshape(len(lik), -1)).reshape(lik.shape)
+            ll = np.einsum("p,pct->ct", w, logs) - pen * ((dy != 0) + (dx != 0))
+            best[e] = ll if best[e] is None else np.maximum(best[e], ll)
+    return [x.astype(np.float64) for x in best]  # type: ignore[union-attr]
 
 
 def _prototype_posteriors(lab: np.ndarray, px: np.ndarray, w: np.ndarray, protos: np.ndarray,

@@ -103,14 +103,16 @@ def _kmeans(pix: np.ndarray, protos: np.ndarray, cfg: dict[str, Any], weights: l
     pull = float(cfg["prototype_pull"])
     wts = np.array(weights, dtype=np.float32)
     cur = protos.copy()
+    cols = np.ascontiguousarray(pix.T)  # each channel's values in a row: medians on contiguous rows
     for _ in range(int(cfg["kmeans_iterations"])):
-        d = sum_last(((pix[:, None, :] - cur[None, :, :]) * wts) ** 2)
+        # (the same distances per class as over an (N, K, 3) array, without building it)
+        d = np.stack([sum_last(((pix - cur[k]) * wts) ** 2) for k in range(len(cur))], axis=1)
         lab = argmin_last(d)
         new = cur.copy()
         for k in range(len(cur)):
-            sel = pix[lab == k]
-            if len(sel) >= 20:
-                new[k] = np.median(sel, axis=0)
+            sel = lab == k
+            if np.count_nonzero(sel) >= 20:
+                new[k] = np.median(cols[:, sel], axis=1)
         cur = pull * protos + (1 - pull) * new if pull else new
     return cur
 
