@@ -127,7 +127,9 @@ def posteriors(lab: np.ndarray, protos: np.ndarray, softness: float,
     # squared distances by expansion: one (N, 3) x (3, K) product instead of an (N, K, 3) array
     d = sum_last(x * x)[:, None] - 2.0 * (x @ c.T) + (c * c).sum(1)[None, :]
     d -= min_last(d)[:, None]
-    p = np.exp(d * np.float32(-1.0 / (2 * softness ** 2)))
+    d *= np.float32(-1.0 / (2 * softness ** 2))
+    # OpenCV's exp: four times numpy's on float32 here, within an ulp or two of it
+    p = cv2.exp(d) if d.size else np.exp(d)
     p /= sum_last(p)[:, None]
     return p.reshape(*lab.shape[:-1], len(c))
 

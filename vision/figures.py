@@ -241,7 +241,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         m8[near_box] = _opened_closed(m[near_box] & near[near_box], k)
         if cfg.get("whole_at_edge"):
             whole = _remember(memo, ("whole", name, k, id(board_mask)),
-                              lambda m=m: cv2.connectedComponentsWithStats(_opened_closed(m, k)))
+                              lambda m=m: _components(_opened_closed(m, k)))
             _add_whole_at_edge(m8, whole[1], whole[2], near, (0.25 * a_lo * side ** 2, a_hi * side ** 2))
         n, lab_img, stats = _components(m8)
         split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
@@ -312,8 +312,7 @@ def _components(m8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """``cv2.connectedComponentsWithStats(m8)``'s count, labels and stats, labelled on the
     bounding box of the mask's pixels only (a fraction of the photo: the board). The box starts
     at even coordinates so that OpenCV's 2 x 2 block labelling numbers the components as it
-    does on the whole image (checked against it in the tests); the background's stats are the
-    whole image's."""
+    does on the whole image (checked against it in the tests)."""
     x, y, bw, bh = cv2.boundingRect(m8)
     h, w = m8.shape[:2]
     if not bw or not bh:
@@ -325,7 +324,8 @@ def _components(m8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     labels[y0:y + bh, x0:x + bw] = part
     stats[1:, cv2.CC_STAT_LEFT] += x0
     stats[1:, cv2.CC_STAT_TOP] += y0
-    stats[0] = (0, 0, w, h, h * w - int(stats[1:, cv2.CC_STAT_AREA].sum()))
+    bx, by, bw0, bh0 = cv2.boundingRect((m8 == 0).astype(np.uint8))  # the background's own box
+    stats[0] = (bx, by, bw0, bh0, h * w - int(stats[1:, cv2.CC_STAT_AREA].sum()))
     return n, labels, stats
 
 
