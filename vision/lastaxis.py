@@ -16,31 +16,29 @@ def _columns(a: np.ndarray) -> list[np.ndarray]:
     return [a[..., k] for k in range(a.shape[-1])]
 
 
+def _fold(a: np.ndarray, op: np.ufunc) -> np.ndarray:
+    """The columns of ``a`` combined by ``op`` from the first to the last (``op`` of the first two,
+    then of that and the third, ...)."""
+    cols = _columns(a)
+    out = cols[0].copy()
+    for c in cols[1:]:
+        op(out, c, out=out)
+    return out
+
+
 def sum_last(a: np.ndarray) -> np.ndarray:
     """``a.sum(-1)``."""
-    cols = _columns(a)
-    out = cols[0] + cols[1] if len(cols) > 1 else cols[0].copy()
-    for c in cols[2:]:
-        out += c
-    return out
+    return _fold(a, np.add)
 
 
 def min_last(a: np.ndarray) -> np.ndarray:
     """``a.min(-1)``."""
-    cols = _columns(a)
-    out = cols[0].copy()
-    for c in cols[1:]:
-        np.minimum(out, c, out=out)
-    return out
+    return _fold(a, np.minimum)
 
 
 def max_last(a: np.ndarray) -> np.ndarray:
     """``a.max(-1)``."""
-    cols = _columns(a)
-    out = cols[0].copy()
-    for c in cols[1:]:
-        np.maximum(out, c, out=out)
-    return out
+    return _fold(a, np.maximum)
 
 
 def argmin_last(a: np.ndarray) -> np.ndarray:
