@@ -4,7 +4,7 @@ numpy reduces a (N, 3) or (N, 4) array along its last axis one short row at a ti
 photo's pixels is about ten times slower than a few whole-column operations. These functions
 give the same results as the numpy reductions they replace (the columns are combined in the same
 order: ``((a0 + a1) + a2) + ...``, as numpy sums fewer than eight elements), so a reading does
-not change with them; ``tests/test_lastaxis.py`` checks that against numpy.
+not change with them; ``tests/vision/test_vision_lastaxis.py`` checks that against numpy.
 """
 
 from __future__ import annotations

@@ -539,13 +539,10 @@ def _combs(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0
     # int(n / p) + 1 share one (rows, teeth) array
     n_ph = np.ceil(pitches / 0.5).astype(np.intp)  # phases 0, 0.5, .. below the pitch
     n_k = (n / pitches).astype(np.intp) + 3
-    scales = []
-    for soft in softs:
-        if soft > 0:
-            on = profile[int(lo_b):int(hi_b) + 1]
-            scales.append(max(soft * float(np.median(on[on > 0.05 * profile.max()])), 1e-9))
-        else:
-            scales.append(0.0)
+    if any(soft > 0 for soft in softs):
+        on = profile[int(lo_b):int(hi_b) + 1]
+        on_median = float(np.median(on[on > 0.05 * profile.max()]))
+    scales = [max(soft * on_median, 1e-9) if soft > 0 else 0.0 for soft in softs]
     best = [tuple(np.empty(len(pitches)) for _ in range(3)) for _ in softs]  # phase, score, mean
     # a pitch that cannot fit min_teeth teeth on the board at any phase scores -inf at its first
     # phase (with a little to spare against rounding: no pitch that could fit them is left out)
@@ -562,19 +559,20 @@ def _combs(profile: np.ndarray, pmin: float, pmax: float, min_teeth: float = 3.0
         pos += row_phase[:, None]
         ok = (pos >= lo_b - 2) & (pos <= hi_b + 2)
         cnt = np.count_nonzero(ok, axis=1)
+        live = cnt >= min_teeth
         # the profile at each tooth on the board and half a pitch after it (0 off the board), in
         # the rows with enough teeth on the board to count (the others score -inf whatever it is)
-        ok &= (cnt >= min_teeth)[:, None]
+        ok &= live[:, None]
         at = pos[ok]  # (row-major: each row's teeth together)
         d = _lerp(prof, at)
-        at += np.repeat(p_r[:, 0] / 2, np.where(cnt >= min_teeth, cnt, 0))
+        at += np.repeat(p_r[:, 0] / 2, np.where(live, cnt, 0))
         d -= _lerp(prof, at)
         for (best_ph, best_sc, best_mean), scale in zip(best, scales):
             diff = np.zeros(pos.shape)
             diff[ok] = np.tanh(d / scale) if scale > 0 else d
             # (np.add.reduceat sums each row as a flat array's stretch: the same sums as for one array of all rows)
             total = np.add.reduceat(diff.ravel(), np.arange(0, diff.size, nk))
-            mean = np.where(cnt >= min_teeth, total / np.maximum(cnt, 1), -np.inf)
+            mean = np.where(live, total / np.maximum(cnt, 1), -np.inf)
             sc = mean * np.maximum(cnt, 1) ** teeth_power
             # per pitch, its first phase of the best score
             top = np.maximum.reduceat(sc, first_row)
