@@ -2127,6 +2127,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                               crest_blue)
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
+
+    def late_ask() -> list[tuple[Alternative, Game]]:
+        return _late_followers(full, end_game, game, chosen_turns, late)
+
+    late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
+        "there: the players are asked"
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
          "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
@@ -2138,9 +2144,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
         (lambda: _snapped_followers(full, end_game, game, chosen_turns, weak),
          "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players are asked"),
-        (lambda: _late_followers(full, end_game, game, chosen_turns, late),
-         "a follower first seen now stands on a tile laid just before the last photo, which showed none there: "
-         "the players are asked"),
+        (late_ask, late_why),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
          "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
          "asked"),
@@ -2149,6 +2153,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "players are asked"
     if len(alternatives) <= 1:
         alternatives = []
+    late_asked = False
     for ask, why in questions:
         if len(alternatives) > 1:
             break
@@ -2156,6 +2161,16 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked:
             alternatives, alt_games = _split(asked)
             warnings.append(why)
+            late_asked = ask is late_ask
+    if late and not late_asked and len(alternatives) > 1:
+        # a follower first seen now on a tile laid just before, asked with the step's own
+        # question (crossed): in its place it was never asked, and no later photo came to add
+        # it (photo game 1074: red's thief on turn 18's K, missed by its photo, seen by the last
+        # one, in a step that asked whether blue's new I had a follower that scored at once)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _late_followers(replace(prior, turns=prior.turns + these), then, game,
+                                                       these, late), warnings, late_why)
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
         # of its alternatives: a hidden follower that scored, photo game 825) make count, asked

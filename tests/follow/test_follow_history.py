@@ -1547,6 +1547,31 @@ def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked()
     assert not step(res, wrong_colour).ambiguous
 
 
+def test_a_late_follower_is_asked_with_the_steps_own_question() -> None:
+    """Fresh photo game 1074: red's thief on turn 18's K was missed by its photo and seen by the
+    last one, but the last step already asked whether blue's new tile, which closed a city, had
+    a follower that scored at once; the late follower's question came after it and was never
+    asked, and red ended 2 points short. It is now crossed with the step's question: the four
+    answers, each with its own scores."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # a thief on the road east of the start
+    res = step(res, replace(photo(game), meeples=()))
+    assert res.record.turns[-1].meeple is None
+    game.play(Turn("blue", tile("E"), (0, -1), 180))  # closes the start tile's city: a follower may have scored
+    asked = step(res, photo(game))
+    assert any("first seen now" in w for w in asked.warnings)
+    got = {(a.record.turns[-2].meeple, a.record.turns[-1].meeple is not None, dict(a.final)["red"],
+            dict(a.final)["blue"]) for a in asked.alternatives}
+    assert got == {(None, False, 0, 0), ("E", False, 2, 0), (None, True, 0, 4), ("E", True, 2, 4)}  # road of 2 tiles
+    # with the thief shown on its own photo, only the hidden follower is asked
+    shown = start_game()
+    seen = first_step(shown)
+    shown.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))
+    seen = step(seen, photo(shown))
+    assert len(step(seen, photo(game)).alternatives) == 2
+
+
 def _with_figure(state: State, at: tuple[int, int], moved: tuple[int, int], on: str) -> State:
     """``state`` with the figure at ``at`` read on cell ``moved``, slot ``on``."""
     return replace(state, meeples=tuple(replace(m, at=moved, on=on) if m.at == at else m for m in state.meeples))
