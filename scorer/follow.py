@@ -1983,6 +1983,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         else:
             meeples.append(m)
     sightings: FiguresSeen | None = None
+    reopened: set[Cell] = set()  # later turns a moved follower no longer keeps from a hidden follower
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
@@ -1995,6 +1996,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             if revised is not None:
                 record, game = revised
         blue_joined = _blue_followers_moved(unrevised, record)
+        reopened = _reopened_turns(unrevised, record)
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
     # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
     blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
@@ -2134,9 +2136,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
-        (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns),
-         "a tile corrected from the photos closes a feature in its own turn: its player may have put a follower "
-         "there (it scored and went home)"),
+        (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns, reopened),
+         "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved no longer "
+         "stands on a feature a later tile closed: its player may have put a follower there (it scored and went "
+         "home)"),
         (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined)
          if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
@@ -2915,24 +2918,62 @@ def _outcome(turns: tuple[Turn, ...], record: GameRecord, game: Game, before: Ga
                        hidden_followers=hidden_followers)
 
 
+def _reopened_turns(before: GameRecord, after: GameRecord) -> set[Cell]:
+    """The cells of the turns after a follower that ``after`` (revised from the photos since,
+    :func:`_revise_followers`) moves, adds or removes, on which a follower can now be put on a
+    feature their tile closes where in ``before`` it could not (the feature was taken): the
+    hidden-follower question of that turn was never asked (photo game 1042: red's thief on a
+    junction W was read on the road blue's T then closed, so blue's thief there, which scored
+    at once, was never offered; the photos since put red's thief on another road of the W)."""
+    changed = [i for i, (a, b) in enumerate(zip(before.turns, after.turns)) if a.meeple != b.meeple]
+    if not changed or len(before.turns) != len(after.turns):
+        return set()
+    out: set[Cell] = set()
+    for j in range(changed[0] + 1, len(after.turns)):
+        t = after.turns[j]
+        if t.at is None or t.tile is None or t.meeple is not None or t.take_back is not None or t.discarded:
+            continue
+        for seg in t.tile.segments:
+            if seg.kind not in _COMPLETABLE:
+                continue
+            slot = rotate_slot(seg.slots[0], t.rot)
+            if _legal_up_to(after, j, slot) and not _legal_up_to(before, j, slot):
+                out.add(t.at)
+                break
+    return out
+
+
+def _legal_up_to(record: GameRecord, j: int, slot: str) -> bool:
+    """Whether turn ``j`` of ``record`` could have put its follower on ``slot`` (the record
+    replayed up to that turn)."""
+    trial = _changed_turn(replace(record, turns=record.turns[: j + 1]), j, meeple=slot)
+    return _replayed(trial) is not None
+
+
 def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: Mapping[Cell, Any],
-                           turns: tuple[Turn, ...]) -> list[tuple[Alternative, Game]]:
+                           turns: tuple[Turn, ...], reopened: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
     """When a turn's tile was rewritten from the photos (``rewritten``: its cell) and the tile
     now closes a feature in that very turn, its player may have put a follower on it: it scored
     and went home at once, so no photo showed it (a *hidden follower*, as for new turns). The
-    photo of that turn was read with the wrong tile, so the question was never asked. Returns
-    the alternatives (``record`` as it is first, then one per different outcome with such a
-    follower) with their games, or ``[]`` when none changes the scores. ``before`` is the game
-    before this step's ``turns``; ``end_game`` the game of ``record``."""
-    if not rewritten:
+    photo of that turn was read with the wrong tile, so the question was never asked. The same
+    for the turns of ``reopened`` (:func:`_reopened_turns`): a follower the photos since moved
+    had stood on the feature their tile closed, so no follower could have been put there then,
+    and the question was not asked either. Returns the alternatives (``record`` as it is first,
+    then one per different outcome with such a follower) with their games, or ``[]`` when none
+    changes the scores. ``before`` is the game before this step's ``turns``; ``end_game`` the
+    game of ``record``."""
+    if not rewritten and not reopened:
         return []
     base = (_outcome(turns, record, end_game, before, "; ".join(_describe_turn(t) for t in turns) or "no new turn"),
             end_game)
     out: list[tuple[Alternative, Game]] = []
     tracks = {tuple(end_game.track[p] for p in record.players)}
     for i, t in enumerate(record.turns):
-        if t.at not in rewritten or t.meeple is not None or t.tile is None or t.take_back is not None or t.discarded:
+        if (t.at not in rewritten and t.at not in reopened) or t.meeple is not None or t.tile is None \
+                or t.take_back is not None or t.discarded:
             continue
+        why = "the tile was read otherwise then" if t.at in rewritten else \
+            "a follower the photos since moved seemed to stand on it then"
         for seg in t.tile.segments:
             if seg.kind not in _COMPLETABLE:
                 continue
@@ -2951,8 +2992,8 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
                 continue
             tracks.add(key)
             gained = then.history[-1].points.get(t.player, 0)  # what turn i scored
-            summary = (f"{t.player} put a follower on the {seg.kind.value} their tile at {list(t.at)} closed (the tile "
-                       f"was read otherwise then): {t.player} +{gained}")
+            summary = (f"{t.player} put a follower on the {seg.kind.value} their tile at {list(t.at)} closed ({why}): "
+                       f"{t.player} +{gained}")
             out.append((_outcome(turns, rec, g, before, summary, hidden_followers=1), _clone(g)))
     return [base, *out] if out else []
 

@@ -2014,3 +2014,30 @@ def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
     alone = step(res, replace(photo(game), tiles=tuple(e for e in truth.tiles if e.at != (-1, 0)) + (phantom,)),
                  evidence_for(shown, {(2, 0): {("C", 0): BASE + 20.0}}))
     assert not any("no tile lies at" in a.summary for a in alone.alternatives)
+
+
+def test_a_follower_moved_off_a_feature_a_later_tile_closed_asks_about_a_hidden_follower() -> None:
+    """Fresh photo game 1042: red's thief on a junction W was read on the road that blue's next
+    tile closed, so blue's thief there (2 points, home at once) could not have been put there
+    and was never offered. When the photos since move red's thief to the junction's other road,
+    the road blue closed was free after all: the players are asked."""
+    game = start_game()
+    res = first_step(game)
+    w = tile("W")
+    game.play(Turn("red", w, (1, 0), 0, meeple="S"))  # red's thief on the junction's south road
+    wrong = photo(game)
+    res = step(res, replace(wrong, meeples=tuple(replace(m, on="E") for m in wrong.meeples)))
+    assert res.record.turns[-1].meeple == "E"
+    game.play(Turn("blue", w, (2, 0), 0, meeple="W"))  # closes the road between the junctions
+    assert game.track["blue"] == 2 and all(f.player == "red" for f in game.figures)
+    sure = evidence_for(photo(game), {(2, 0): {("W", 0): BASE + 40.0}})  # the W itself is never in doubt
+    res = step(res, photo(game), sure)
+    assert not res.ambiguous and res.record.turns[-1].meeple is None  # red's road: no follower of blue's there
+    asked = step(res, photo(game), sure)
+    assert asked.ambiguous
+    assert asked.record.turns[0].meeple == "S"  # the photos since moved red's thief
+    finals = [dict(a.final) for a in asked.alternatives]
+    assert finals == [{"red": 1, "blue": 0}, {"red": 1, "blue": 2}] and finals[1] == game.final_report().final
+    assert "a follower the photos since moved" in asked.alternatives[1].summary
+    chosen = asked.choose(1)
+    assert chosen.turns[-1].meeple is not None and new_game(chosen).track == game.track
