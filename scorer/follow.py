@@ -2130,9 +2130,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
 
+    def snapped_ask() -> list[tuple[Alternative, Game]]:
+        return _snapped_followers(full, end_game, game, chosen_turns, weak)
+
     def late_ask() -> list[tuple[Alternative, Game]]:
         return _late_followers(full, end_game, game, chosen_turns, late)
 
+    snapped_why = "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players " \
+        "are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
@@ -2145,8 +2150,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          "a follower on a new tile may hide what tells it from another tile: the players are asked"),
-        (lambda: _snapped_followers(full, end_game, game, chosen_turns, weak),
-         "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players are asked"),
+        (snapped_ask, snapped_why),
         (late_ask, late_why),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
          "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
@@ -2156,7 +2160,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "players are asked"
     if len(alternatives) <= 1:
         alternatives = []
-    late_asked = False
+    asked_by: Callable[[], list[tuple[Alternative, Game]]] | None = None
     for ask, why in questions:
         if len(alternatives) > 1:
             break
@@ -2164,16 +2168,21 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked:
             alternatives, alt_games = _split(asked)
             warnings.append(why)
-            late_asked = ask is late_ask
-    if late and not late_asked and len(alternatives) > 1:
-        # a follower first seen now on a tile laid just before, asked with the step's own
-        # question (crossed): in its place it was never asked, and no later photo came to add
-        # it (photo game 1074: red's thief on turn 18's K, missed by its photo, seen by the last
-        # one, in a step that asked whether blue's new I had a follower that scored at once)
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _late_followers(replace(prior, turns=prior.turns + these), then, game,
-                                                       these, late), warnings, late_why)
+            asked_by = ask
+    # a follower of this step read on a road beside its foot, and one first seen now on a tile
+    # laid just before, are asked with whatever the step asks (crossed), not dropped for it: in
+    # its place it was never asked, and no later photo came to settle it (photo game 1074: red's
+    # thief on turn 18's K, missed by its photo and seen by the last one, in a step that asked
+    # whether blue's new I had a follower that scored at once; 1116, skipped photos: the last
+    # tile's farmer read on its road, in a step that asked of the crest under it)
+    for ask, why, crossed_ask in (
+            (snapped_ask, snapped_why, lambda prior, these, then: _snapped_followers(
+                replace(prior, turns=prior.turns + these), then, game, these, weak)),
+            (late_ask, late_why, lambda prior, these, then: _late_followers(
+                replace(prior, turns=prior.turns + these), then, game, these, late))):
+        if asked_by is not ask and len(alternatives) > 1 and (weak if ask is snapped_ask else late):
+            alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, crossed_ask,
+                                               warnings, why)
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
         # of its alternatives: a hidden follower that scored, photo game 825) make count, asked

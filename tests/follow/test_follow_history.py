@@ -1487,6 +1487,30 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     assert not look(res, on_road, []).ambiguous
 
 
+def test_a_snapped_follower_is_asked_with_the_steps_own_question() -> None:
+    """Fresh photo game 1116 (photos skipped): the last tile's farmer was read on its road,
+    moved there from its foot, in a step that already asked another question (of a crest under
+    it); the thief-or-farmer question came after it and was never asked, and red scored the
+    road. It is now crossed with the step's question. Here the photo shows two new turns: red's
+    city cap that closed the start tile's city (a follower there scored at once, unseen) and
+    blue's farmer beside its road, read on the road."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("E"), (0, -1), 180))  # closes the start tile's city: 4 points with a knight
+    game.play(Turn("blue", tile("U"), (1, 0), 0, meeple="N"))  # blue's farmer north of the road
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, on_road, [((1, 0), "blue", "E")])
+    assert any("may lie in the field" in w for w in asked.warnings)
+    u = tile("U")
+    got = {(a.record.turns[-2].meeple is not None,
+            u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value)  # type: ignore[arg-type]
+           for a in asked.alternatives}
+    assert got == {(False, "road"), (False, "field"), (True, "road"), (True, "field")}
+    right = [a for a in asked.alternatives if dict(a.final) == game.final_report().final]
+    assert len(right) == 1 and "in the field beside the road" in right[0].summary
+
+
 def test_an_answered_farmer_is_not_moved_back_onto_the_road_by_looks_beside_its_foot() -> None:
     """Fresh photo game 796: red's farmer beside a road was read on the road, moved there from its
     foot (``snapped``); the players answered "in the field". The next photo moved it onto the
