@@ -2130,11 +2130,17 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # the step's questions about what the photo cannot show, the first that has one asked
     full = replace(record, turns=record.turns + chosen_turns)
 
+    def snapped(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        return _snapped_followers(replace(prior, turns=prior.turns + these), then, game, these, weak)
+
+    def late_seen(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        return _late_followers(replace(prior, turns=prior.turns + these), then, game, these, late)
+
     def snapped_ask() -> list[tuple[Alternative, Game]]:
-        return _snapped_followers(full, end_game, game, chosen_turns, weak)
+        return snapped(record, chosen_turns, end_game)
 
     def late_ask() -> list[tuple[Alternative, Game]]:
-        return _late_followers(full, end_game, game, chosen_turns, late)
+        return late_seen(record, chosen_turns, end_game)
 
     snapped_why = "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players " \
         "are asked"
@@ -2175,13 +2181,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # thief on turn 18's K, missed by its photo and seen by the last one, in a step that asked
     # whether blue's new I had a follower that scored at once; 1116, skipped photos: the last
     # tile's farmer read on its road, in a step that asked of the crest under it)
-    for ask, why, crossed_ask in (
-            (snapped_ask, snapped_why, lambda prior, these, then: _snapped_followers(
-                replace(prior, turns=prior.turns + these), then, game, these, weak)),
-            (late_ask, late_why, lambda prior, these, then: _late_followers(
-                replace(prior, turns=prior.turns + these), then, game, these, late))):
-        if asked_by is not ask and len(alternatives) > 1 and (weak if ask is snapped_ask else late):
-            alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, crossed_ask,
+    for ask, why, question, any_to_ask in ((snapped_ask, snapped_why, snapped, weak),
+                                           (late_ask, late_why, late_seen, late)):
+        if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
+            alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
                                                warnings, why)
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
@@ -2934,8 +2937,10 @@ def _reopened_turns(before: GameRecord, after: GameRecord) -> set[Cell]:
     hidden-follower question of that turn was never asked (photo game 1042: red's thief on a
     junction W was read on the road blue's T then closed, so blue's thief there, which scored
     at once, was never offered; the photos since put red's thief on another road of the W)."""
+    if len(before.turns) != len(after.turns):
+        return set()
     changed = [i for i, (a, b) in enumerate(zip(before.turns, after.turns)) if a.meeple != b.meeple]
-    if not changed or len(before.turns) != len(after.turns):
+    if not changed:
         return set()
     out: set[Cell] = set()
     for j in range(changed[0] + 1, len(after.turns)):
@@ -2955,8 +2960,7 @@ def _reopened_turns(before: GameRecord, after: GameRecord) -> set[Cell]:
 def _legal_up_to(record: GameRecord, j: int, slot: str) -> bool:
     """Whether turn ``j`` of ``record`` could have put its follower on ``slot`` (the record
     replayed up to that turn)."""
-    trial = _changed_turn(replace(record, turns=record.turns[: j + 1]), j, meeple=slot)
-    return _replayed(trial) is not None
+    return _with_turn(replace(record, turns=record.turns[: j + 1]), j, meeple=slot) is not None
 
 
 def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: Mapping[Cell, Any],
