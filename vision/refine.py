@@ -26,14 +26,19 @@ from .locate import Grid, grid_pitch
 
 
 def _seams(grad: np.ndarray, edge: np.ndarray | None, occupied: np.ndarray, patch: int, reach: int,
-           axis: int) -> list[tuple[float, float, float, float]]:
+           axis: int, inside: bool = False) -> list[tuple[float, float, float, float]]:
     """Seams across ``axis`` (0: vertical lines, found in x; 1: horizontal, found in y) between
     cells of which at least one is occupied: (line position, position along it, offset found, in
     cells, strength). ``grad`` is the top view's brightness change across the lines, ``edge``
     the tile mask's, used on the board's outline (one cell empty) where given: a plank or a
-    cloth's fold beside the board can be a stronger edge than the board's own."""
+    cloth's fold beside the board can be a stronger edge than the board's own. With ``inside``,
+    a segment whose strongest change lies at either end of its search is left out: the seam is
+    not within reach, and what was found is a road, a wall or a figure's side that only grows
+    towards the end (photo game 1129's last photo: on a table read as tile colour, such ends
+    outvoted the true seams and sheared the grid by up to 0.44 of a tile at the board's far
+    end)."""
     if axis == 1:  # rows become columns: one code path
-        return _seams(grad.T, None if edge is None else edge.T, occupied.T, patch, reach, 0)
+        return _seams(grad.T, None if edge is None else edge.T, occupied.T, patch, reach, 0, inside)
     nr, nc = occupied.shape
     lo, hi = int(0.15 * patch), int(0.85 * patch)
     found = []  # (i, j, the image searched) of each seam segment: the line between columns i-1 and i, row j
@@ -56,7 +61,7 @@ def _seams(grad: np.ndarray, edge: np.ndarray | None, occupied: np.ndarray, patc
     for (i, j, _), prof, k, base in zip(found, profs, peaks, bases):
         k = int(k)
         strength = float(prof[k]) - float(base)
-        if strength <= 0:
+        if strength <= 0 or (inside and not 0 < k < len(prof) - 1):
             continue
         off = float(k - reach)
         if 0 < k < len(prof) - 1:  # sub-pixel: the parabola through the peak and its neighbours
@@ -112,6 +117,7 @@ def refine_grid(gray: np.ndarray, grid: Grid, tilecol: np.ndarray, cfg: dict[str
     pull = float(cfg["refine_pull"])
     drop = float(cfg["refine_drop"])
     least = int(cfg["refine_min_seams"])
+    inside = bool(cfg.get("refine_peaks_inside", False))
     cols = range(grid.cols.start - 1, grid.cols.stop + 1)
     rows = range(grid.rows.start - 1, grid.rows.stop + 1)
     g32 = gray.astype(np.float32)
@@ -133,7 +139,7 @@ def refine_grid(gray: np.ndarray, grid: Grid, tilecol: np.ndarray, cfg: dict[str
             ey = np.abs(cv2.Sobel(soft, cv2.CV_32F, 0, 1, ksize=3))
         cons: list[tuple[int, float, float, float, float]] = []
         for axis, grad, edge in ((0, gx, ex), (1, gy, ey)):
-            for line, along, off, s in _seams(grad, edge, occ, patch, reach, axis):
+            for line, along, off, s in _seams(grad, edge, occ, patch, reach, axis, inside):
                 # board frame: the line is at cols.start + line (x) or rows.start + line (y)
                 t = (cols.start if axis == 0 else rows.start) + line
                 a = (rows.start if axis == 0 else cols.start) + along

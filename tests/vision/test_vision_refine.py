@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.config import load_config
@@ -71,3 +72,26 @@ def test_a_grid_without_seams_to_find_is_returned_as_it_was() -> None:
     assert refine_grid(blank, grid, np.zeros(blank.shape, bool), cfg) is grid
     gray, mask = _board()
     assert refine_grid(gray, grid, mask, {**cfg, "refine_rounds": 0}) is grid
+
+
+def test_a_change_at_the_end_of_a_seams_search_is_not_taken_for_the_seam() -> None:
+    """Where every lattice edge is searched (a table read as tile colour, so the whole view
+    counts as board) and a strong edge lies just beyond the reach of the seams of the upper
+    rows (a plank, a road beside the seam), the brightness change grows towards the end of
+    those searches. Taken for seams, those ends pull the grid off the board's true seams (photo
+    game 1129's last photo: a shear of up to 0.44 of a tile); left out, the grid on the seams
+    stays within a tenth of a tile of them (not pulled half a tile off)."""
+    gray, _ = _board()
+    x0, y0 = ORIGIN
+    for i in range(9):
+        # a black band 17 px right of each vertical seam in the upper three rows (the search
+        # reaches 0.3 tile, 15 px)
+        gray[y0: y0 + 3 * TILE, x0 + i * TILE + 17: x0 + i * TILE + 29] = 0
+    gray = cv2.GaussianBlur(gray, (0, 0), 2.0)
+    everywhere = np.ones(gray.shape, bool)
+    cfg = load_config(None)["refine"]
+    assert cfg["refine_peaks_inside"]
+    on_seams = _grid(50.0, 0.0, 0.0)
+    assert _corner_error(refine_grid(gray, on_seams, everywhere, cfg)) < 0.1  # 0.06
+    pulled = refine_grid(gray, on_seams, everywhere, {**cfg, "refine_peaks_inside": False})
+    assert _corner_error(pulled) > 0.3  # 0.59
