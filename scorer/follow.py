@@ -1991,13 +1991,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         else:
             meeples.append(m)
     sightings: FiguresSeen | None = None
+    unrevised = record  # the record before the followers' revisions from the photos
     reopened: set[Cell] = set()  # later turns a moved follower no longer keeps from a hidden follower
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
-        unrevised = record
         for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _gone_with_their_feature,
                        _revise_owners):
             revised = revise(record, sightings, warnings)
@@ -2194,17 +2194,6 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
                                                warnings, why)
-    if total is not None:
-        # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
-        # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
-        # with whatever else the step asks: asked only when it starts to count, a question in
-        # its place meant never (photo game 862: blue's knight joined a city whose G, under its
-        # farmer, was taken as F, in a step that asked of another crest)
-        told = _cells_told_apart(alternatives)
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told), warnings,
-            "a coat of arms the photos cannot tell now changes the score: the players are asked")
     if unlike and len(chosen_turns) > 1:
         # a new tile the photo shows unlike any that can lie there, in a step that lays others,
         # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V
@@ -2230,6 +2219,20 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _tied_followers(prior, game, these, then, sightings), warnings,
             "the photos disagree on where a follower stands, and it changes the score: the players are asked")
+    if total is not None:
+        # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
+        # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
+        # with whatever else the step asks: asked only when it starts to count, a question in
+        # its place meant never (photo game 862: blue's knight joined a city whose G, under its
+        # farmer, was taken as F, in a step that asked of another crest); after the photos' tied
+        # followers, whose answers may make it count (photo game 1112: a knight tied between a
+        # field and the city a T's crest joined)
+        told = _cells_told_apart(alternatives)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told,
+                                                              earlier=unrevised), warnings,
+            "a coat of arms the photos cannot tell now changes the score: the players are asked")
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -3211,7 +3214,8 @@ def _rival_answer(t: Turn, tile: TileType) -> str:
 
 
 def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                           total: EvidenceTotal, skip: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
+                           total: EvidenceTotal, skip: Collection[Cell] = (),
+                           earlier: GameRecord | None = None) -> list[tuple[Alternative, Game]]:
     """Alternatives for tiles laid before this step whose coat of arms the photos could not tell
     and which only this step's turns make count.
 
@@ -3223,22 +3227,47 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     (``total``) is within :data:`CREST_ASK_GAP` of its own, the twin is offered when it changes
     the end totals with this step's turns and did not without them (asked once, when it starts
     to count). Not of the tiles on ``skip`` (a question of the step asks of them already).
+    ``earlier``: the record before this step revised its followers from the photos (``record``
+    is after): a crest that counts only since a revision starts to count in this step too
+    (photo game 1112, 10% of photos skipped: red's knight on an E beside blue's farmer's T, read
+    as its crested twin S, was first read on the E's field; when the photos since moved it onto
+    the city that the T's crest joined, the crest counted from then on and was never asked).
     Returns the record as it is first, then each twin's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     summed = _SummedEvidence(total, least=1)
     finals = {_final_key(end_game)}
-    before_final = _final_key(before)
+    # the record's own game (``before`` is the step's: an alternative crossed with this question
+    # may have changed an earlier turn, its follower's slot say, which changes the totals too)
+    before_final = _final_key(_game_for(record))
+    revised = earlier is not None and earlier is not record
+    earlier_final = _final_key(_game_for(earlier)) if earlier is not None and revised else None
+
+    def counted_before_revision(t: Turn, twin: TileType, rot: int) -> bool:
+        """Whether swapping ``t``'s tile for its twin changed the end totals before the revision
+        (or the turn was not in the record then): asked when it started to count."""
+        if earlier is None or earlier_final is None:
+            return True
+        j = next((k for k, e in enumerate(earlier.turns) if e.at == t.at and not e.discarded), None)
+        then = _with_turn(earlier, j, tile=twin, rot=rot) if j is not None else None
+        return then is None or _final_key(then[1]) != earlier_final
+
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
     for i, t in enumerate(record.turns):
         if t.at in skip:
             continue
+        tile_finals: set[tuple[Any, ...]] = set()  # this tile's twins' totals
         for twin, rot in _close_twins(t, summed.score, tuple(record.expansions)):
             then = _with_turn(record, i, tile=twin, rot=rot)
-            if then is None or _final_key(then[1]) != before_final:
+            if then is None or (_final_key(then[1]) != before_final and counted_before_revision(t, twin, rot)):
                 continue  # it counted already (or cannot be): asked when it started to
-            got = _changed_alternative(full, i, turns, before, _crest_answer(t, twin), finals, tile=twin, rot=rot)
+            # each tile's crest its own answer, though two crests change the totals alike: the
+            # players tell which tile has none (photo game 1112: the T taken as S and a true Q in
+            # red's city, each a point; only the Q was offered, and a true answer kept the S)
+            got = _changed_alternative(full, i, turns, before, _crest_answer(t, twin), finals | tile_finals,
+                                       tile=twin, rot=rot)
             if got is not None:
+                tile_finals.add(_totals_key(got[0].final))
                 asked.append((t, t.tile))
                 out.append(got)
     if not out:

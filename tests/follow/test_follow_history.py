@@ -582,6 +582,40 @@ def _crest_read(truth: State, cell: tuple[int, int], crest_term: float) -> dict:
     return ev
 
 
+def test_a_crest_that_counts_once_the_photos_move_a_knight_onto_its_city_is_asked() -> None:
+    """Photo game 1112 (10% of the photos skipped): blue's farmer lay on a tile whose crest the
+    photos could not tell; red then laid an E joining that city with a knight, which the photo of
+    the turn read on the E's field, so the crest still changed no score and nothing was asked.
+    The photos since put the knight on the city, the record was revised, and the crest counted
+    from then on without a question (the check asked only what this step's turns make count).
+    A crest that starts to count with a question's answer (the photos tied on the knight's slot)
+    or with the step's revisions is asked about then, and no more once the record counts it."""
+    first, second = _farm_then_knight()  # blue's N with a farmer, red's E with a knight joining its city
+    cell, e_cell = first.at, second.at
+    assert cell is not None and e_cell is not None and second.tile is not None
+    field = _field_slot(second.tile, second.rot)
+    assert field is not None
+    game = start_game()
+    res = first_step(game)
+    game.play(first)
+    res = _photos(res, photo(game), cell, [-0.3, -0.3])
+    game.play(second)
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on=field) if m.at == e_cell else m for m in truth.meeples))
+    res = _photos(res, on_field, cell, [-0.3])
+    assert not res.ambiguous  # on the field the knight does not join the city: the crest changes nothing
+    asked = []
+    for _ in range(3):  # the photos since show the knight on the city
+        res = _photos(res, truth, cell, [-0.3])
+        asked.append(res.ambiguous and {next(t for t in a.record.turns if t.at == cell).tile.id  # type: ignore[union-attr]
+                                         for a in res.alternatives} >= {"N", "M"})
+    knight = next(t for t in res.record.turns if t.at == e_cell)
+    assert knight.meeple == second.meeple  # the record moved the knight onto the city
+    # asked with the tie on the knight's slot (city or field), again when the photos moved it onto
+    # the city (the first answer, taken here, kept the field), then no more
+    assert asked == [True, True, False], asked
+
+
 def test_a_crest_seen_beside_a_blue_farmer_photo_after_photo_is_asked_when_it_starts_to_count() -> None:
     """Photo game 1112: blue's farmer lay on a T's field, and every photo read a crest beside it
     (its blue foot or shadow), so the T was laid as its crested twin S. Summed photo after photo,
