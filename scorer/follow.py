@@ -686,8 +686,7 @@ def _without_shields(tile: TileType, rot: int) -> tuple[Any, ...]:
 
 
 def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True,
-                    neutral: bool = False, figure_seen: bool = False,
-                    given: float = 0.0) -> dict[tuple[str, int], float]:
+                    neutral: bool = False, figure_seen: bool = False) -> dict[tuple[str, int], float]:
     """A cell's evidence with every tile that has a coat of arms held within
     :data:`CREST_SEEN_MAX` of the best of its twins without one (see :func:`_without_shields`):
     one photo never tells the twins apart alone. Where a follower may hide the crest
@@ -697,16 +696,11 @@ def _shields_unseen(values: Mapping[tuple[str, int], float], hidden: bool = True
     for a crest, so neither a crest seen nor one not seen says anything (see
     :func:`_crest_term_removed`), unless the photo shows that follower there (``figure_seen``)
     and sees a crest clearly (:data:`CREST_BESIDE_BLUE_MIN`): that counts
-    :data:`CREST_SEEN_MAX`, less what earlier photos gave the crest already (``given``): the
-    same figure beside the same spot shows the same blue in every photo, so photo after photo
-    is one sighting, not many (photo game 1112: a T's blue farmer read with a crest beside it in
-    every photo; summed, the crest grew past any doubt, and when red's city joined it six turns
-    later it counted without a question)."""
+    :data:`CREST_SEEN_MAX`."""
     if neutral:
         term = _crest_term(values)
         seen = figure_seen and term >= CREST_BESIDE_BLUE_MIN
-        keep = max(0.0, min(term, CREST_SEEN_MAX) - max(0.0, given)) if seen else 0.0
-        return _crest_term_removed(values, keep)
+        return _crest_term_removed(values, min(term, CREST_SEEN_MAX) if seen else 0.0)
     catalog = load_catalog()
     best: dict[tuple[Any, ...], float] = {}
     keyed: list[tuple[tuple[str, int], tuple[Any, ...] | None, float]] = []
@@ -812,8 +806,7 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
     :func:`_crest_coloured_cells`) the photo says nothing of the crest
     (photo game 500: a blue knight's N read as its crested twin M in photo after photo while it
     stood there, and the N was rewritten), unless the photo shows the follower there
-    (``blue_seen``) and sees a crest clearly (:data:`CREST_BESIDE_BLUE_MIN`), and then only as
-    much as lifts the photos' sum to :data:`CREST_SEEN_MAX` (one sighting, however many photos)."""
+    (``blue_seen``) and sees a crest clearly (:data:`CREST_BESIDE_BLUE_MIN`)."""
     catalog = load_catalog()
     hidden = set(covered)
     blue = set(crest_coloured)
@@ -825,8 +818,7 @@ def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterab
         if c is None:
             continue
         n, sums = out.get(cell, (0, {}))
-        values = _shields_unseen(cev.evidence[c], cell in hidden, cell in blue, cell in seen,
-                                 _crest_term(sums) if cell in blue and cell in seen else 0.0)
+        values = _shields_unseen(cev.evidence[c], cell in hidden, cell in blue, cell in seen)
         for (tid, r), v in values.items():
             tile = catalog.get(tid)
             if tile is None:

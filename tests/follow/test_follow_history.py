@@ -13,7 +13,6 @@ from scorer import Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileE
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     CREST_BESIDE_BLUE_MIN,
-    CREST_ASK_GAP,
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
@@ -569,19 +568,6 @@ def _read_as(state: State, cell: tuple[int, int], tid: str, rot: int | None = No
                                       if e.at == cell else e for e in state.tiles))
 
 
-def _crest_read(truth: State, cell: tuple[int, int], crest_term: float) -> dict:
-    """Evidence for a photo of ``truth``: M and N alike on ``cell``, and the reader's crest term
-    on every city tile there (half of ``crest_term`` up for a city with a crest, half down
-    without), as :func:`_q_evidence` does for Q and R."""
-    boost = {("M", r): BASE + 8.0 for r in tile("M").rotations()} | {("N", r): BASE + 8.0 for r in tile("N").rotations()}
-    ev = evidence_for(truth, {cell: boost})
-    for key in ev[cell]:
-        t = tile(key[0])
-        if any(seg.kind.value == "city" for seg in t.segments):
-            ev[cell][key] += crest_term / 2 if any(seg.shield for seg in t.segments) else -crest_term / 2
-    return ev
-
-
 def test_a_crest_that_counts_once_the_photos_move_a_knight_onto_its_city_is_asked() -> None:
     """Photo game 1112 (10% of the photos skipped): blue's farmer lay on a tile whose crest the
     photos could not tell; red then laid an E joining that city with a knight, which the photo of
@@ -614,39 +600,6 @@ def test_a_crest_that_counts_once_the_photos_move_a_knight_onto_its_city_is_aske
     # asked with the tie on the knight's slot (city or field), again when the photos moved it onto
     # the city (the first answer, taken here, kept the field), then no more
     assert asked == [True, True, False], asked
-
-
-def test_a_crest_seen_beside_a_blue_farmer_photo_after_photo_is_asked_when_it_starts_to_count() -> None:
-    """Photo game 1112: blue's farmer lay on a T's field, and every photo read a crest beside it
-    (its blue foot or shadow), so the T was laid as its crested twin S. Summed photo after photo,
-    the crest grew past any doubt, and when red's city joined the T's six turns later the crest
-    counted for red without a question: a point too many. The same figure beside the same spot
-    shows the same blue in every photo: one sighting, however many photos
-    (:data:`CREST_SEEN_MAX` in all), which stays within :data:`CREST_ASK_GAP`, so the players are
-    asked when the crest starts to count."""
-    first, second = _farm_then_knight()  # blue's N (no crest) with a farmer, then red's knight
-    cell = first.at
-    assert cell is not None
-    game = start_game()
-    res = first_step(game)
-    game.play(first)
-    truth = photo(game)
-    assert any(m.player == "blue" and m.at == cell for m in truth.meeples)
-    for _ in range(5):  # each photo reads a crest beside the farmer: the reader's term, 3
-        res = step(res, truth, _crest_read(truth, cell, 3.0))
-    assert _laid(res, cell) == "M"  # the photos show a crest: the crested twin is laid
-    assert not res.ambiguous  # the crest changes no score yet
-    assert res.evidence_total is not None
-    sums = res.evidence_total[cell][1]
-    lead = max(v for (tid, _), v in sums.items() if tid == "M") - max(v for (tid, _), v in sums.items() if tid == "N")
-    assert lead == pytest.approx(CREST_SEEN_MAX) and lead < CREST_ASK_GAP  # not 5 x 1.5
-    game.play(second)
-    later = photo(game)
-    res = step(res, later, _crest_read(later, cell, 3.0))
-    assert res.ambiguous, res.warnings
-    got = {next(t for t in a.record.turns if t.at == cell).tile.id: dict(a.final)  # type: ignore[union-attr]
-           for a in res.alternatives}
-    assert set(got) == {"N", "M"} and got["M"]["red"] == got["N"]["red"] + 1
 
 
 def test_a_crest_seen_in_a_few_photos_beside_a_follower_rewrites_the_twin() -> None:
