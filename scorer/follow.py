@@ -186,6 +186,12 @@ RESTART_MAX_TURNS = 12
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
 #: more than in its own.
 FIGURE_MIN_SIGHTINGS = 2
+#: The photos since a turn leave its follower's feature undecided while they name it at most
+#: this many times more often than another feature the last photo names: the players are asked
+#: when the other changes the score (:func:`_tied_followers`; 0 asked at ties only, and photo
+#: game 1145's thief read on the field beside its road twice, then on the road by the last
+#: photo, stayed a farmer).
+FIGURE_ASK_LEAD = 1
 #: A follower first seen on a tile laid up to this many turns before the new photo's turns, in
 #: its player's colour, is asked about (:func:`_late_followers`).
 LATE_FOLLOWER_TURNS = 2
@@ -3278,8 +3284,11 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     record, and the photos since the turn now name the two equally often, nothing tells which
     it is: a farmer lying by a road's bend is read on the road from one side, on the field from
     another (photo game 363: the last turn but one's farmer, read on the road, then on the
-    field by the last photo). Where the other feature changes the end totals, the players are
-    asked. ``record`` is the record before this step's ``turns`` (its game ``before``);
+    field by the last photo). Not only a tie: while the record's feature leads by no more than
+    :data:`FIGURE_ASK_LEAD` photos, the photos have not decided (photo game 1145: blue's thief
+    on a P's road read on the field beside it by the photo of the turn and the next, then on
+    the road by the last photo: 2 to 1, kept on the field, 3 points short). Where the other
+    feature changes the end totals, the players are asked. ``record`` is the record before this step's ``turns`` (its game ``before``);
     ``end_game`` the game after them. Returns the record with the turns first, then each
     other feature's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
@@ -3305,8 +3314,8 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
                 if player == t.player and on}
         top = max(looks.values(), default=0)
         for x in sorted(y for y in last if y is not None and y != current):
-            if looks[x] != looks[current] or looks[x] < top:
-                continue
+            if looks[current] - looks[x] > FIGURE_ASK_LEAD or looks[x] < top - FIGURE_ASK_LEAD:
+                continue  # the photos have decided
             seg = t.tile.segments[x]
             slot = rotate_slot(seg.slots[0], t.rot)
             said = _follower_answer(t, seg.kind)

@@ -16,6 +16,7 @@ from scorer.follow import (
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
+    FIGURE_ASK_LEAD,
     SHIELD_UNSEEN_COST,
     SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
@@ -803,6 +804,33 @@ def test_photos_that_name_two_features_equally_often_ask_the_players() -> None:
     assert res.alternatives[1].summary == "red's follower on the tile at [1, 0] stands on its field"
     res = step(replace(res, record=res.alternatives[1].record), on_road)  # a third photo: 2 to 1, the photos decide
     assert not res.ambiguous
+
+
+def test_a_follower_the_photos_name_one_feature_more_often_by_one_is_asked_about() -> None:
+    """Photo game 1145: blue's thief on a P's road was read on the field beside it by the photo
+    of its turn and the next, then on the road by the last photo. Two to one is not decided
+    (:data:`FIGURE_ASK_LEAD`): the players are asked, the record as it stands first; a photo
+    that agrees with the record asks nothing, and three to one decides."""
+    assert FIGURE_ASK_LEAD == 1
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W, red's thief on it
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="N") if m.at == (1, 0) else m for m in truth.meeples))
+    res = step(res, on_field)
+    res = step(res, on_field)
+    assert not res.ambiguous  # 2 to 0
+    res = step(res, truth)  # 2 to 1
+    assert res.ambiguous
+    u = tile("U")
+    got = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+           for a in res.alternatives]
+    assert got == ["field", "road"]
+    assert dict(res.alternatives[1].final) == {"red": 2, "blue": 0}
+    res = step(res, on_field)  # 3 to 1: decided
+    assert not res.ambiguous
+    res = step(res, truth)  # 3 to 2 again
+    assert res.ambiguous
 
 
 def test_a_follower_the_photos_tie_on_is_asked_with_the_steps_other_question() -> None:
