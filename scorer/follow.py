@@ -2142,6 +2142,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     def late_seen(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
         return _late_followers(replace(prior, turns=prior.turns + these), then, game, these, late)
 
+    def past_hidden(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        return _past_hidden_followers(replace(prior, turns=prior.turns + these), then, game, rewritten, these,
+                                      reopened)
+
+    def past_ask() -> list[tuple[Alternative, Game]]:
+        return past_hidden(record, chosen_turns, end_game)
+
     def snapped_ask() -> list[tuple[Alternative, Game]]:
         return snapped(record, chosen_turns, end_game)
 
@@ -2152,11 +2159,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
+    past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
+        "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
+        "and went home)"
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
-        (lambda: _past_hidden_followers(full, end_game, game, rewritten, chosen_turns, reopened),
-         "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved no longer "
-         "stands on a feature a later tile closed: its player may have put a follower there (it scored and went "
-         "home)"),
+        (past_ask, past_why),
         (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined)
          if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
@@ -2186,8 +2193,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # its place it was never asked, and no later photo came to settle it (photo game 1074: red's
     # thief on turn 18's K, missed by its photo and seen by the last one, in a step that asked
     # whether blue's new I had a follower that scored at once; 1116, skipped photos: the last
-    # tile's farmer read on its road, in a step that asked of the crest under it)
-    for ask, why, question, any_to_ask in ((snapped_ask, snapped_why, snapped, weak),
+    # tile's farmer read on its road, in a step that asked of the crest under it); so is a
+    # hidden follower on a tile the photos corrected (photo game 1153: blue's L, read as D, closed
+    # its road with a thief on it, corrected in a step whose new tile had a hidden-follower question)
+    for ask, why, question, any_to_ask in ((past_ask, past_why, past_hidden, rewritten or reopened),
+                                           (snapped_ask, snapped_why, snapped, weak),
                                            (late_ask, late_why, late_seen, late)):
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
@@ -3369,7 +3379,9 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
             prior = replace(alt.record, turns=alt.record.turns[:cut])
             these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
         answers = ask(prior, these, then)
-        crossed += [(replace(a, summary="; ".join(x for x in (said, a.summary) if x),
+        plain = "; ".join(_describe_turn(t) for t in these)  # a question's "as it is": said already
+        crossed += [(replace(a, summary="; ".join(x for x in (said, "" if said and a.summary == plain else a.summary)
+                                                  if x),
                              hidden_followers=a.hidden_followers + hidden), g) for a, g in answers]
         if not answers and alt is not None:
             crossed.append((alt, then))

@@ -1125,6 +1125,39 @@ def test_a_tile_corrected_into_closing_a_feature_asks_about_a_hidden_follower() 
     assert any("closed" in a.summary for a in asked.alternatives[1:])
 
 
+def test_a_hidden_follower_on_a_corrected_tile_is_asked_with_the_steps_own_question() -> None:
+    """Photo game 1153: blue's L closed its road with a thief on it (it scored and went home at
+    once), the photo of the turn read a D. The photos corrected the tile in a step whose new tile
+    also closed a feature: that step asked whether the new tile held a follower, and the
+    question of the corrected tile (asked only when a step asks nothing else) was dropped. Here
+    red's E closes the start tile's city with a knight (read as G), blue lays an A, and the step
+    that corrects the E also sees red's A close the road: both are asked, crossed."""
+    game = start_game()
+    res = first_step(game)
+    e, g, a = tile("E"), tile("G"), tile("A")
+    cell = (0, -1)  # above the start tile's city
+    re = next(r for r in e.rotations() if not game.board.edge_conflicts(cell, e, r))
+    rg = next(r for r in g.rotations() if not game.board.edge_conflicts(cell, g, r))
+    city = next(seg for seg in e.segments if seg.kind.value == "city")
+    game.play(Turn("red", e, cell, re, meeple=rotate_slot(city.slots[0], re)))
+    truth = photo(game)
+    misread = replace(truth, tiles=tuple(replace(x, tile=g, rot=rg) if x.at == cell else x for x in truth.tiles))
+    res = step(res, misread, evidence_for(misread))
+    game.play(Turn("blue", a, (1, 0), 90))
+    for _ in range(2):
+        res = step(res, photo(game))
+        assert not res.ambiguous
+    game.play(Turn("red", a, (-1, 0), 270))  # closes the start tile's road: a follower there scored at once
+    res = step(res, photo(game))
+    assert any("corrected from G" in w for w in res.warnings)
+    assert res.ambiguous
+    tracks = [dict(x.track) for x in res.alternatives]
+    assert tracks == [{"red": 0, "blue": 0}, {"red": 4, "blue": 0}, {"red": 3, "blue": 0}, {"red": 7, "blue": 0}]
+    assert res.alternatives[0].summary == "red laid A at [-1, 0] (rot 270)"
+    assert res.alternatives[1].summary == ("red laid A at [-1, 0] (rot 270); red put a follower on the city their "
+                                           "tile at [0, -1] closed (the tile was read otherwise then): red +4")
+
+
 def test_with_evidence_the_likeliest_tile_wins_over_a_follower_read_on_a_taken_road() -> None:
     """Blue laid a straight road on red's road and put a farmer beside it; the photo reads the
     figure on the road, which red's follower already holds. A junction (the evidence's second
