@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorer import Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
+from scorer import Board, Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     CREST_BESIDE_BLUE_MIN,
@@ -2160,3 +2160,37 @@ def test_a_follower_moved_off_a_feature_a_later_tile_closed_asks_about_a_hidden_
     assert "a follower the photos since moved" in asked.alternatives[1].summary
     chosen = asked.choose(1)
     assert chosen.turns[-1].meeple is not None and new_game(chosen).track == game.track
+
+
+def _monks_in_a_row() -> tuple[Game, FollowResult]:
+    """Red and blue lay four monasteries in a row below the start tile, each with its monk,
+    followed photo by photo."""
+    game = start_game()
+    res = first_step(game)
+    b = tile("B")
+    for k, player in enumerate(("red", "blue", "red", "blue")):
+        game.play(Turn(player, b, (k, 1), 0, meeple="C"))
+        res = step(res, photo(game))
+    assert len(game.figures) == 4
+    return game, res
+
+
+def test_a_photo_whose_followers_stand_a_cell_off_and_that_does_not_read_whole_is_not_used() -> None:
+    """Photo game 1157 (10% of the photos skipped): the last photo, read on a grid a fraction of
+    a tile off, fitted the tiles well enough but put five followers on features of earlier tiles
+    where the game had none of their colour, as many as it showed where the game had them; its
+    reading had edges that did not match. It was used, laid a phantom tile that closed red's
+    city, and red ended six points over. Such a photo is not used (the player takes it again);
+    the same followers on a reading that is whole are the record's problem, not the photo's, and
+    it is used. Here the followers stand a cell off."""
+    game, res = _monks_in_a_row()
+    truth = photo(game)
+    off = replace(truth, meeples=tuple(replace(m, at=(m.at[0] + 1, m.at[1])) for m in truth.meeples))
+    broken = replace(off, tiles=tuple(replace(e, tile=tile("C"), rot=0) if e.at == (3, 1) else e for e in off.tiles))
+    assert Board.from_tiles((e.at, e.tile, e.rot) for e in broken.tiles).conflicts()
+    refused = step(res, broken)
+    assert not refused.used and refused.unfit is broken
+    assert refused.record is res.record
+    assert any("3 of the photo's followers stand on tiles laid before" in w for w in refused.warnings)
+    assert step(res, off).used  # read whole: used
+    assert step(res, truth).used
