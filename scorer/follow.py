@@ -1949,11 +1949,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     seen = {e.at: e for e in aligned.tiles}
     strays = _stray_followers(game, aligned, players) if cev is not None else None
     if strays is not None and not _reads_whole(state):
-        # a photo read on a grid a cell off, or shifted, fits the tiles well enough but puts the
-        # followers on the wrong cells (photo game 1157, skipped photos: the last photo, its
-        # reading not whole, laid a phantom tile that closed red's city, six points over)
-        warnings.append(f"{strays}: the photo is not used (its grid a cell off?), the next one will show the "
-                        "turns since")
+        # a photo read on a grid a little off fits the tiles well enough but puts the followers
+        # beside their features (photo game 1157, skipped photos: the last photo, its reading not
+        # whole, laid a phantom tile that closed red's city, six points over)
+        warnings.append(f"{strays}: the photo is not used (read on a grid a little off?), the next one will "
+                        "show the turns since")
         return FollowResult(record=record, turns=(), alternatives=(),
                             corrected_state=_corrected(game, record, confidence), transform=transform,
                             warnings=tuple(warnings), evidence_total=evidence_total,
