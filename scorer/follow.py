@@ -1881,6 +1881,16 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             if e.confidence is not None:
                 confidence[e.at] = e.confidence
     cev: _CellEvidence | None = None
+
+    def not_used(why: str) -> FollowResult:
+        """The record as it was: this photo is not used (``why``), the next one will show the
+        turns since; it is passed back as ``unfit``."""
+        warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
+        return FollowResult(record=record, turns=(), alternatives=(),
+                            corrected_state=_corrected(game, record, confidence), transform=transform,
+                            warnings=tuple(warnings), evidence_total=evidence_total,
+                            figures_seen=figures_seen, used=False, unfit=state)
+
     if evidence:
         transform, agree = _align_by_evidence(ref, evidence, [transform], [m.at for m in state.meeples],
                                               [f.at for f in game.figures], search=record.game != "castle")
@@ -1934,11 +1944,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                     f"{len(record.turns)} turns so far are inferred again from this photo")
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         if why:
-            warnings.append(f"{why}: the photo is not used, the next one will show the turns since")
-            return FollowResult(record=record, turns=(), alternatives=(),
-                                corrected_state=_corrected(game, record, confidence), transform=transform,
-                                warnings=tuple(warnings), evidence_total=evidence_total,
-                                figures_seen=figures_seen, used=False, unfit=state)
+            return not_used(why)
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)
@@ -1952,12 +1958,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # a photo read on a grid a little off fits the tiles well enough but puts the followers
         # beside their features (photo game 1157, skipped photos: the last photo, its reading not
         # whole, laid a phantom tile that closed red's city, six points over)
-        warnings.append(f"{strays}: the photo is not used (read on a grid a little off?), the next one will "
-                        "show the turns since")
-        return FollowResult(record=record, turns=(), alternatives=(),
-                            corrected_state=_corrected(game, record, confidence), transform=transform,
-                            warnings=tuple(warnings), evidence_total=evidence_total,
-                            figures_seen=figures_seen, used=False, unfit=state)
+        return not_used(f"{strays} (read on a grid a little off?)")
     # 2. keep identities (or correct the record where the photo clearly disagrees)
     overrides: list[tuple[Cell, TileEntry]] = []
     doubted = _doubted(game, cev, trust) if cev is not None else {}
@@ -3292,8 +3293,7 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     # the record's own game (``before`` is the step's: an alternative crossed with this question
     # may have changed an earlier turn, its follower's slot say, which changes the totals too)
     before_final = _final_key(_game_for(record))
-    revised = earlier is not None and earlier is not record
-    earlier_final = _final_key(_game_for(earlier)) if earlier is not None and revised else None
+    earlier_final = _final_key(_game_for(earlier)) if earlier is not None and earlier is not record else None
 
     def counted_before_revision(t: Turn, twin: TileType, rot: int) -> bool:
         """Whether swapping ``t``'s tile for its twin changed the end totals before the revision
@@ -3343,8 +3343,8 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     :data:`FIGURE_ASK_LEAD` photos, the photos have not decided (photo game 1145: blue's thief
     on a P's road read on the field beside it by the photo of the turn and the next, then on
     the road by the last photo: 2 to 1, kept on the field, 3 points short). Where the other
-    feature changes the end totals, the players are asked. ``record`` is the record before this step's ``turns`` (its game ``before``);
-    ``end_game`` the game after them. Returns the record with the turns first, then each
+    feature changes the end totals, the players are asked. ``record`` is the record before
+    this step's ``turns`` (its game ``before``); ``end_game`` the game after them. Returns the record with the turns first, then each
     other feature's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     standing = {(f.player, f.at) for f in end_game.figures}

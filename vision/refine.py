@@ -61,10 +61,11 @@ def _seams(grad: np.ndarray, edge: np.ndarray | None, occupied: np.ndarray, patc
     for (i, j, _), prof, k, base in zip(found, profs, peaks, bases):
         k = int(k)
         strength = float(prof[k]) - float(base)
-        if strength <= 0 or (inside and not 0 < k < len(prof) - 1):
+        interior = 0 < k < len(prof) - 1
+        if strength <= 0 or (inside and not interior):
             continue
         off = float(k - reach)
-        if 0 < k < len(prof) - 1:  # sub-pixel: the parabola through the peak and its neighbours
+        if interior:  # sub-pixel: the parabola through the peak and its neighbours
             a, b, c = prof[k - 1], prof[k], prof[k + 1]
             den = a - 2 * b + c
             if den < 0:
