@@ -326,6 +326,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                    shield_ignore_top: np.ndarray | None = None,
                    shield_attached_top: np.ndarray | None = None,
                    table_near: Callable[[range, range], np.ndarray] | None = None,
+                   figure_cells: np.ndarray | None = None,
                    ) -> tuple[list[CellEvidence], np.ndarray]:
     """Evidence for every occupied cell of the top view, and the adapted colour prototypes.
 
@@ -341,7 +342,12 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
 
     ``table_near(cols, rows)`` samples the table's ring around a smaller box of cells (see
     :func:`table_near_box`): where the grid spans far more table than the tiles, the table is
-    learnt again beside the tiles."""
+    learnt again beside the tiles.
+
+    ``figure_cells`` (rows x cols, bool) marks the cells under a figure's foot: a figure stands
+    on a tile, so such a cell that nearly passes (``occupancy_near_ratio``) and shares a side
+    with the layout holds one whatever its field green (``occupancy_figure_near``; see
+    :func:`beside_tiles`)."""
     patch, n = int(cfg["patch"]), int(cfg["points"])
     cols, rows = len(grid.cols), len(grid.rows)
     occ = tilecol_top.reshape(rows, patch, cols, patch).mean((1, 3))
@@ -360,8 +366,12 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 rescored = occupancy_scores(lab, occ, green, ignore_top, bg_near, cfg)
                 occ_score = rescored if rescored is not None else occ_score
         if occ_score is not None:
-            near = (occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))) \
-                & (green < float(cfg.get("occupancy_near_max_green", 1.0)))
+            nearly = occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))
+            near = nearly & (green < float(cfg.get("occupancy_near_max_green", 1.0)))
+            if figure_cells is not None and cfg.get("occupancy_figure_near", False):
+                # photo game 1177: a thief on a road curve, the curve's field as green as the
+                # felt, scored -0.05; its green kept it from the tests for city tiles
+                near |= nearly & figure_cells
             occupied = beside_tiles(occ_score >= float(cfg["occupancy_min_ratio"]), near,
                                     int(cfg.get("occupancy_near_rounds", 0)))
         else:

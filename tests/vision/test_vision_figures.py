@@ -226,6 +226,31 @@ def test_slot_under_snaps_a_standing_foot_only_along_the_camera_vertical() -> No
     assert _slot_under(t, 0.5, v, False, snap, (), None, min_cos) in ("W", "E")  # no direction known
 
 
+def test_slot_under_takes_a_foot_on_a_roads_very_edge_onto_it_from_any_direction() -> None:
+    """A foot measured across the camera's vertical beside a road is a farmer's, but not one at
+    most ``figures.snap_free`` off the raster's road: the raster's road is only so true to the
+    art's (photo game 1170: the last turn's thief 0.02 tile off a curve, across the line of
+    sight, was read as a farmer beside it, the game one point short)."""
+    cfg = load_config(None)
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east
+    snap, min_cos = float(cfg["figures"]["stand_snap"]), float(cfg["figures"]["snap_min_cos"])
+    free = float(cfg["figures"]["snap_free"])
+    assert 0 < free < snap
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    top = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0].min() / t.segments.shape[0]
+
+    def kind(v: float, snap_free: float) -> Kind:
+        slot = _slot_under(t, 0.5, v, False, snap, (), (0.3, 0.0), min_cos, (), snap_free)  # camera looks west-east
+        i = t.tile.segment_index_on_board(slot, 0)
+        assert i is not None
+        return t.tile.segments[i].kind
+    assert kind(top - 0.5 * free, free) is Kind.ROAD
+    assert kind(top - 0.5 * free, 0.0) is Kind.FIELD  # the direction test alone
+    assert kind(top - 0.5 * (free + snap), free) is Kind.FIELD  # farther: still a farmer
+
+
 def test_find_figures_drops_the_dark_shadow_of_a_coloured_figure() -> None:
     """The black underside of a blue figure is not a black figure; a black figure apart is."""
     cfg = load_config(None)["figures"]
@@ -618,6 +643,33 @@ def test_lying_figures_in_a_lamps_glare_are_found() -> None:
     m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
     assert m.meeples_truth == 10
     assert m.meeples_matched >= 9
+
+
+def test_a_cell_under_a_figures_foot_that_nearly_passes_for_a_tile_is_read() -> None:
+    """Follow photo game 1177 after turn 19 (a green felt): red's thief on the road of the V just
+    laid; the V's field is as green as the felt, so its cell scored just under the occupancy bar
+    and was left out, the thief reported on a cell without a tile and the turn not seen. A
+    figure stands on a tile: a cell under a figure's foot that nearly passes and borders the
+    layout holds one (classify.occupancy_figure_near)."""
+    from bench.bench_follow import true_states
+    from scorer import random_game
+    from vision.compare import compare
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    states, _, _ = true_states(random_game(1177, ("red", "blue"), turns=20))
+    state = states[19]
+    photo = generate(state, None, 1177 * 1000 + len(state.tiles))
+
+    def read(config: dict | None) -> tuple[int, int]:
+        """Tiles read right, and figures read on a cell the reading holds a tile on."""
+        st = BoardReader(config).read(photo.jpeg, players=("red", "blue")).state
+        on_tiles = sum(1 for m in st.meeples if any(t.at == m.at for t in st.tiles))
+        return compare(st, photo.reading.state).tiles_exact, on_tiles
+    assert len(state.tiles) == 20 and len(state.meeples) == 8
+    tiles, on_tiles = read(None)
+    assert tiles >= 19 and on_tiles == 8
+    tiles, on_tiles = read({"classify": {"occupancy_figure_near": False}})
+    assert tiles <= 18 and on_tiles == 7  # the case this is for
 
 
 def test_a_monk_seen_from_straight_above_stands_on_its_monastery() -> None:
