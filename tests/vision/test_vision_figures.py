@@ -593,6 +593,33 @@ def test_a_figure_read_lying_across_a_road_stays_on_the_road() -> None:
     assert kind(_slot_under(t, 0.5, 0.25, True, snap, lying_stay=(Kind.ROAD,))) is Kind.FIELD
 
 
+def test_a_figure_read_lying_inside_a_city_stays_in_the_city() -> None:
+    """Farmers lie in fields: a figure read lying whose footprint's centre is inside a city is a
+    knight whose posture was misjudged, a small figure seen from nearly straight above (photo
+    game 1193: the last turn's blue knight on an M was read lying, taken to the field beside
+    the city, and the city's two tiles and crest went uncounted, 3 points)."""
+    cfg = load_config(None)
+    assert "city" in cfg["figures"]["lying_stay_kinds"]
+    stay = tuple(Kind(k) for k in cfg["figures"]["lying_stay_kinds"])
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["E"]], int(cfg["classify"]["points"]), cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # city cap on the north edge
+    snap = float(cfg["figures"]["stand_snap"])
+    segs = t.tile.segments
+    n = t.segments.shape[0]
+    city = next(i for i, sg in enumerate(segs) if sg.kind is Kind.CITY)
+    v = (np.nonzero(t.segments[:, n // 2] == city)[0].min() + 0.5) / n  # in the cap, mid-tile
+
+    def kind(slot: str | None) -> Kind:
+        i = t.tile.segment_index_on_board(slot, 0) if slot else None
+        assert i is not None
+        return segs[i].kind
+
+    assert kind(_slot_under(t, 0.5, v, True, snap, lying_stay=stay)) is Kind.CITY
+    assert kind(_slot_under(t, 0.5, v, True, snap, lying_stay=(Kind.ROAD,))) is Kind.FIELD  # as before
+    assert kind(_slot_under(t, 0.5, 0.8, True, snap, lying_stay=stay)) is Kind.FIELD  # in the field: a farmer
+
+
 @pytest.mark.parametrize(("name", "segment_min"), [("white-table-5players", 21), ("outdoor-grey-wood-sun", 7)])
 def test_real_figures_keep_their_feature(name: str, segment_min: int) -> None:
     """On the labelled real photos every figure is found, and nearly all on the feature the
