@@ -642,7 +642,8 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     farmers are laid in the fields beside a road, not across it, so a "lying" figure centred on
     a road is a thief whose posture was misjudged (on synthetic follow-game photos, 3 of 3
     figures read lying with their centre on a road were thieves, none of 139 farmers read
-    lying). A standing figure on a field is moved
+    lying); likewise one centred inside a city is a knight (a small figure seen from nearly
+    straight above: photo game 1193). A standing figure on a field is moved
     to the nearest other segment (a road, a monastery; not one of the ``no_snap`` kinds) when that
     segment is within ``snap`` tile sides (about half the depth of a figure's base: the base
     covers that much around the measured foot, and a foot is measured only so well); farther away
