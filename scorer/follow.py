@@ -3344,8 +3344,8 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     on a P's road read on the field beside it by the photo of the turn and the next, then on
     the road by the last photo: 2 to 1, kept on the field, 3 points short). Where the other
     feature changes the end totals, the players are asked. ``record`` is the record before
-    this step's ``turns`` (its game ``before``); ``end_game`` the game after them. Returns the record with the turns first, then each
-    other feature's, with their games, or []."""
+    this step's ``turns`` (its game ``before``); ``end_game`` the game after them. Returns the
+    record with the turns first, then each other feature's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
     standing = {(f.player, f.at) for f in end_game.figures}
     finals = {_final_key(end_game)}
