@@ -3342,8 +3342,11 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     field by the last photo). Not only a tie: while the record's feature leads by no more than
     :data:`FIGURE_ASK_LEAD` photos, the photos have not decided (photo game 1145: blue's thief
     on a P's road read on the field beside it by the photo of the turn and the next, then on
-    the road by the last photo: 2 to 1, kept on the field, 3 points short). Where the other
-    feature changes the end totals, the players are asked. ``record`` is the record before
+    the road by the last photo: 2 to 1, kept on the field, 3 points short). A road's looks the
+    reader took beside the foot (:data:`SNAPPED_MARK`) do not count against a field along it,
+    as a farmer lying there gives them (photo game 1224: red's farmer on a P read on its road
+    four times, three of them moved there, then on the field by the last photo). Where the
+    other feature changes the end totals, the players are asked. ``record`` is the record before
     this step's ``turns`` (its game ``before``); ``end_game`` the game after them. Returns the
     record with the turns first, then each other feature's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
@@ -3358,18 +3361,25 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         if not photos or not photos[-1]:
             continue
         looks: Counter[int] = Counter()
+        solid: Counter[int] = Counter()  # ... not taken onto a road beside the foot
         for p in photos:
-            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in p or ()
-                     if player == t.player and on}
+            mine = [on for player, on in p or () if player == t.player and on]
+            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for on in mine}
             looks.update(x for x in named if x is not None)
+            named = {t.tile.segment_index_on_board(on, t.rot) for on in mine if not on.endswith(SNAPPED_MARK)}
+            solid.update(x for x in named if x is not None)
         current = t.tile.segment_index_on_board(t.meeple, t.rot)
         if current is None:
             continue
         last = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[-1]
                 if player == t.player and on}
-        top = max(looks.values(), default=0)
         for x in sorted(y for y in last if y is not None and y != current):
-            if looks[current] - looks[x] > FIGURE_ASK_LEAD or looks[x] < top - FIGURE_ASK_LEAD:
+            # a road's sightings taken beside the foot are what a farmer lying in the field
+            # beside it gives: they do not count against that field (photo game 1224)
+            lead = looks.copy()
+            if _field_beside_road(t.tile, t.rot, x, current):
+                lead[current] = solid[current]
+            if lead[current] - lead[x] > FIGURE_ASK_LEAD or lead[x] < max(lead.values()) - FIGURE_ASK_LEAD:
                 continue  # the photos have decided
             seg = t.tile.segments[x]
             slot = rotate_slot(seg.slots[0], t.rot)
@@ -3393,6 +3403,17 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         return []
     summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)
     return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
+
+
+def _field_beside_road(tile: TileType, rot: int, field: int, road: int) -> bool:
+    """Whether segment ``field`` of ``tile`` (at ``rot``) is a field lying along segment ``road``,
+    a road: it holds a slot either side of one of the road's edge slots, where a farmer lies
+    beside the road."""
+    if tile.segments[field].kind is not Kind.FIELD or tile.segments[road].kind is not Kind.ROAD:
+        return False
+    edges = [rotate_slot(s, rot) for s in tile.segments[road].slots if s in EDGE_SLOTS]
+    sides = {side for e in edges for side in EDGE_SLOTS[e][::2]}
+    return any(rotate_slot(s, rot) in sides for s in tile.segments[field].slots)
 
 
 def _split(pairs: Sequence[tuple[Alternative, Game]]) -> tuple[list[Alternative], dict[int, Game]]:

@@ -833,6 +833,37 @@ def test_a_follower_the_photos_name_one_feature_more_often_by_one_is_asked_about
     assert res.ambiguous
 
 
+def test_looks_taken_onto_a_road_beside_the_foot_do_not_decide_against_the_field_beside_it() -> None:
+    """Photo game 1224: red's farmer lying beside a P's road was read on the road by one photo,
+    then on it three times more with its foot moved there (``snapped``: what a farmer beside a
+    road gives), and on the field by the last photo. Those moved looks tell the road from the
+    field beside it no better than a coin: one look each, so the players are asked (the farmer
+    scored red 3 points on the road). Looks under the foot still decide."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    moved = [((1, 0), "red", "E")]
+    u = tile("U")
+    res = look(res, on_road, [])
+    for _ in range(3):
+        res = look(res, on_road, moved)
+        assert not res.ambiguous
+    asked = look(res, truth, [])
+    assert asked.ambiguous
+    got = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+           for a in asked.alternatives]
+    assert got == ["road", "field"]
+    assert dict(asked.alternatives[0].final) == {"red": 2, "blue": 0}
+    assert dict(asked.alternatives[1].final) == {"red": 0, "blue": 0}
+    # the same looks under the foot: 4 to 1, decided
+    res = first_step(start_game())
+    for _ in range(4):
+        res = look(res, on_road, [])
+    assert not look(res, truth, []).ambiguous
+
+
 def test_a_follower_the_photos_tie_on_is_asked_with_the_steps_other_question() -> None:
     """Photo game 363: the photo that tied a follower's two features also showed a new tile that
     closed a city, so a knight may have scored there at once and gone home; the step asks both
