@@ -104,18 +104,141 @@ class BoardReader:
         if game == "castle":
             return self._read_castle(img, templates, box, players, prior)
         errors: list[BoardNotFoundError] = []
-        # grid hypotheses are independent: classified side by side (numpy and OpenCV release the
-        # GIL), their results kept in the hypotheses' order, so the reading does not depend on it
         box_tiles = sum(box.values())
-        masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
-        spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
-        hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare, polygons=prior is not None)
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
+        read_before: dict[int, tuple[Any, ...]] = {}  # attempts made, by their grid's id
 
         def attempt(h: tuple[Grid, np.ndarray, dict[str, Any]]) -> tuple[Any, ...]:
-            """Grid hypothesis ``h`` (grid, tile mask, locate settings) classified and scored."""
-            return self._attempt(work, h[0], h[1], h[2], templates, box, players, prior, memo)
+            """Grid hypothesis ``h`` (grid, tile mask, locate settings) classified and scored
+            (once: the quick path's attempt is not made again)."""
+            got = read_before.get(id(h[0]))
+            if got is None:
+                got = read_before[id(h[0])] = self._attempt(work, h[0], h[1], h[2], templates, box, players, prior,
+                                                            memo)
+            return got
 
+        located: dict[int, Any] = {}  # the variants located so far, by their index
+        shared: dict[str, Any] = {}  # rectifications the variants share (locate._shared_rectify)
+        quick = self._quick_attempt(work, attempt, box_tiles, templates, prior, located, shared)
+        best = quick if quick is not None else self._searched_attempt(
+            work, attempt, box_tiles, templates, prior, located, shared, errors)
+        _, grid, blobs, unary, dec, best_ll = best
+        drawing = int(self.cfg["figures"].get("place_drawing", 0))
+        ccfg = self.cfg["classify"]
+        doubt = float(self.cfg["decode"]["doubtful_below"])
+        apart = _groups_apart(unary, best_ll, dec.confidence, float(ccfg["unknown_min_loglik"]), doubt,
+                              self.cfg["read"])
+        if apart:
+            unary = {c: u for c, u in unary.items() if c not in apart}
+        # board frame: cells start at the bounding box's top-left
+        c0 = min(c[0] for c in unary)
+        r0 = min(c[1] for c in unary)
+        inv = np.linalg.inv(grid.H)
+        s = 1.0 / img.scale
+        tiles: list[TileEntry] = []
+        warnings: list[str] = []
+        chosen: dict[tuple[int, int], Template] = {}
+        if apart:
+            warnings.append(f"{len(apart)} cells apart from the board, most of them not recognised or doubtful (a "
+                            "score board, the box?), are left out")
+        for c in sorted(unary, key=lambda c: (c[1], c[0])):
+            t = templates[dec.choice[c]]
+            at = (c[0] - c0, c[1] - r0)
+            quad = _quad(inv, c, s)
+            conf = dec.confidence[c]
+            if best_ll[c] < float(ccfg["unknown_min_loglik"]):
+                tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
+                warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
+                continue
+            chosen[c] = t.drawn_as(drawing)  # the segments figures are placed on
+            tiles.append(TileEntry(at, t.tile, t.rot, conf, quad))
+            if conf < doubt:
+                alt = [templates[k] for k in dec.candidates[c] if k != dec.choice[c]][:1]
+                more = f" (or {alt[0].tile.id} rot {alt[0].rot})" if alt else ""
+                warnings.append(f"cell {list(at)}: doubtful, read {t.tile.id} rot {t.rot}{more}, "
+                                f"confidence {conf:.2f}")
+        snapped: set[tuple[tuple[int, int], str, str]] = set()
+        meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
+        seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
+        state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
+                      tiles=tuple(tiles), meeples=tuple(meeples))
+        for conflict in Position(state).status()[:10]:
+            warnings.append(f"check: {conflict}")
+        reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
+        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
+                          evidence=cell_evidence(unary, templates, (c0, r0)))
+
+    def _quick_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
+                       box_tiles: int, templates: list[Template], prior: State | None, located: dict[int, Any],
+                       shared: dict[str, Any]) -> tuple[Any, ...] | None:
+        """The first locate variant's first grid, read alone, when it reads the board so well that
+        the other grids could not do better (``read.quick_*``), else None (the full search,
+        :meth:`_searched_attempt`, follows, reusing what was done here: ``located`` gets the
+        variant located). Locating every variant and reading three grids is most of a photo's
+        time, while on most photos the first grid read is the one chosen: a clean reading of
+        at least ``quick_min_cells`` cells (no more than the box holds), scoring
+        ``quick_accept`` a cell or more (a sure cell scores 1, a doubtful one -0.5, a conflict
+        -2), its cells holding ``quick_coverage`` of the tile-coloured pixels (a grid a little
+        off the pitch reads part of the board well), as many cells as the grid check judged
+        board within ``quick_cells_agree`` of them (the real full-box photo's first grid, at
+        twice the pitch and 2 board cells by the check, read 32 cells of 4 tiles each at 0.95 a
+        cell), and, following a game, fitting every tile of the previous board
+        (:func:`prior_fit`). A first grid whose cells form aligned blocks or outnumber the box
+        may split every tile (a half pitch): its coarser sibling is the one read, as the search
+        reads it too."""
+        rcfg = self.cfg["read"]
+        per_cell = float(rcfg.get("quick_accept", 0.0))
+        if per_cell <= 0:
+            return None
+        lcfg = {**self.cfg["locate"], **self.cfg.get("locate_variants", [{}])[0]}
+        try:
+            found = locate_candidates(work, lcfg, shared)
+        except BoardNotFoundError as exc:
+            located[0] = exc
+            return None
+        located[0] = found
+        cands, tilecol = found
+        if not cands:
+            return None
+        grid = cands[0][1]
+        if grid.blocks <= float(rcfg["split_max"]) or grid.board_cells > box_tiles:
+            # it may split every tile (a half pitch): its coarser sibling, as the search reads too
+            first = grid
+            grid = next((g for sc, g in cands if sc > -np.inf and g is not first and any(
+                abs(g.pitch_px / (k * first.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])), None)
+            if grid is None or grid.blocks <= float(rcfg["split_max"]) or grid.board_cells > box_tiles:
+                return None
+        if grid.board_cells < (1 - float(rcfg["quick_cells_agree"])) * int(rcfg["quick_min_cells"]):
+            return None  # too few board cells by the grid check for a reading to agree with it
+        try:
+            a = attempt((grid, tilecol, lcfg))
+        except BoardNotFoundError:
+            return None
+        n = len(a[3])
+        if n < int(rcfg["quick_min_cells"]) or n > box_tiles or a[0] < per_cell * n:
+            return None
+        if abs(grid.board_cells - n) > float(rcfg["quick_cells_agree"]) * n:
+            return None  # the grid check judged other cells board than the classifier read
+        cover = _coverage_of(tilecol, 1.0)
+        if cover is None or cover(a) < float(rcfg["quick_coverage"]):
+            return None
+        if prior is not None:
+            known = sum(1 for t in prior.tiles if t.tile.known)
+            if prior_fit(a[3], templates, prior, self.cfg["decode"]) < known:
+                return None
+        return a
+
+    def _searched_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
+                          box_tiles: int, templates: list[Template], prior: State | None, located: dict[int, Any],
+                          shared: dict[str, Any], errors: list[BoardNotFoundError]) -> tuple[Any, ...]:
+        """The attempt to read among every grid hypothesis (:meth:`_hypotheses`), with the
+        retries and coarser grids that a poor or split reading calls for. Grid hypotheses are
+        independent: classified side by side (numpy and OpenCV release the GIL), their results
+        kept in the hypotheses' order, so the reading does not depend on it."""
+        masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
+        spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
+        hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare, polygons=prior is not None,
+                                      located=located, shared=shared)
         done = self._map(attempt, hypotheses)
         tried = [(a, h) for a, h in zip(done, hypotheses) if not isinstance(a, BoardNotFoundError)]
         errors += [a for a in done if isinstance(a, BoardNotFoundError)]
@@ -211,51 +334,7 @@ class BoardReader:
             except BoardNotFoundError:
                 break
             best = choose(tried)
-        _, grid, blobs, unary, dec, best_ll = best
-        drawing = int(self.cfg["figures"].get("place_drawing", 0))
-        ccfg = self.cfg["classify"]
-        doubt = float(self.cfg["decode"]["doubtful_below"])
-        apart = _groups_apart(unary, best_ll, dec.confidence, float(ccfg["unknown_min_loglik"]), doubt,
-                              self.cfg["read"])
-        if apart:
-            unary = {c: u for c, u in unary.items() if c not in apart}
-        # board frame: cells start at the bounding box's top-left
-        c0 = min(c[0] for c in unary)
-        r0 = min(c[1] for c in unary)
-        inv = np.linalg.inv(grid.H)
-        s = 1.0 / img.scale
-        tiles: list[TileEntry] = []
-        warnings: list[str] = []
-        chosen: dict[tuple[int, int], Template] = {}
-        if apart:
-            warnings.append(f"{len(apart)} cells apart from the board, most of them not recognised or doubtful (a "
-                            "score board, the box?), are left out")
-        for c in sorted(unary, key=lambda c: (c[1], c[0])):
-            t = templates[dec.choice[c]]
-            at = (c[0] - c0, c[1] - r0)
-            quad = _quad(inv, c, s)
-            conf = dec.confidence[c]
-            if best_ll[c] < float(ccfg["unknown_min_loglik"]):
-                tiles.append(TileEntry(at, UNKNOWN_TILE, 0, round(conf * 0.5, 4), quad))
-                warnings.append(f"cell {list(at)}: tile not recognised (not a tile of this game?)")
-                continue
-            chosen[c] = t.drawn_as(drawing)  # the segments figures are placed on
-            tiles.append(TileEntry(at, t.tile, t.rot, conf, quad))
-            if conf < doubt:
-                alt = [templates[k] for k in dec.candidates[c] if k != dec.choice[c]][:1]
-                more = f" (or {alt[0].tile.id} rot {alt[0].rot})" if alt else ""
-                warnings.append(f"cell {list(at)}: doubtful, read {t.tile.id} rot {t.rot}{more}, "
-                                f"confidence {conf:.2f}")
-        snapped: set[tuple[tuple[int, int], str, str]] = set()
-        meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
-        seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
-        state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
-                      tiles=tuple(tiles), meeples=tuple(meeples))
-        for conflict in Position(state).status()[:10]:
-            warnings.append(f"check: {conflict}")
-        reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
-        return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
-                          evidence=cell_evidence(unary, templates, (c0, r0)))
+        return best
 
     def _read_castle(self, img: Any, templates: list[Template], box: dict[str, int],
                      players: tuple[str, ...] | list[str] | None, prior: State | None) -> ReadDetail:
@@ -363,7 +442,8 @@ class BoardReader:
     def _hypotheses(self, work: np.ndarray, errors: list[BoardNotFoundError], box_tiles: int,
                     masks: list[np.ndarray] | None = None,
                     spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] | None = None,
-                    polygons: bool = False) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
+                    polygons: bool = False, located: dict[int, Any] | None = None,
+                    shared: dict[str, Any] | None = None) -> list[tuple[Grid, np.ndarray, dict[str, Any]]]:
         """The grids worth classifying (each costs a full classification, the photo's most
         expensive step): every ``locate_variants`` entry's first grid, then the others with a grid
         check score at least ``extra_min_gain`` above the best first grid's, or (when not finer
@@ -379,8 +459,16 @@ class BoardReader:
         split_only: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
         split_max = float(rcfg["split_max"])
         lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
-        shared: dict[str, Any] = {}  # rectifications the variants share (locate._shared_rectify)
-        for lcfg, found in zip(lcfgs, self._map(lambda c: locate_candidates(work, c, shared), lcfgs)):
+        shared = {} if shared is None else shared  # rectifications the variants share (locate._shared_rectify)
+        done = located or {}
+
+        def locate(k: int) -> Any:
+            """Variant ``k`` located (once: the quick path may have located the first)."""
+            got = done.get(k)
+            if isinstance(got, BoardNotFoundError):
+                raise got
+            return got if got is not None else locate_candidates(work, lcfgs[k], shared)
+        for lcfg, found in zip(lcfgs, self._map(locate, list(range(len(lcfgs))))):
             if isinstance(found, BoardNotFoundError):
                 errors.append(found)
                 continue

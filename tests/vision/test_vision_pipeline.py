@@ -152,9 +152,36 @@ def test_grid_hypotheses_read_on_threads_give_the_same_reading() -> None:
     """Hypotheses are located and classified side by side (read.threads); the reading must not
     depend on it, nor on which thread finishes first."""
     photo = _synth_photo(4243)
-    one = BoardReader({"read": {"threads": 1}}).read(photo.jpeg)
-    assert BoardReader({"read": {"threads": 3}}).read(photo.jpeg) == one
+    one = BoardReader({"read": {"threads": 1, "quick_accept": 0.0}}).read(photo.jpeg)  # every grid read
+    assert BoardReader({"read": {"threads": 3, "quick_accept": 0.0}}).read(photo.jpeg) == one
     assert len(one.state.tiles) > 0
+
+
+def test_a_first_grid_that_reads_the_board_cleanly_is_read_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Locating every variant and reading three grids is most of a photo's time, and on most
+    photos the first grid read is the one chosen: when the first variant's first grid reads the
+    board cleanly (``read.quick_*``) no other grid is located or read, and the reading is the
+    one the whole search gives (here 1 grid read instead of 5). A first grid that reads poorly
+    leaves the search as it was: the real full-box photo's first grid, read at twice the pitch,
+    is refused (:func:`test_real_topdown_photo`)."""
+    import vision.reader as reader_module
+
+    photo = _synth_photo(4243)
+    calls: list[int] = []
+    real_attempt = reader_module.BoardReader._attempt
+
+    def attempt(self, *a, **k):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real_attempt(self, *a, **k)
+
+    monkeypatch.setattr(reader_module.BoardReader, "_attempt", attempt)
+    quick = BoardReader().read(photo.jpeg)
+    assert len(calls) == 1
+    calls.clear()
+    searched = BoardReader({"read": {"quick_accept": 0.0}}).read(photo.jpeg)
+    assert len(calls) > 1
+    assert quick == searched
+    assert compare(quick.state, photo.reading.state).tiles_exact == 12
 
 
 def test_blank_photo_has_no_board() -> None:
