@@ -425,9 +425,11 @@ def test_a_half_pitch_grid_that_lost_still_gets_its_coarser_grid_read() -> None:
     own grid outright, and so does the widely spread second vanishing point, locate.vp_wide_ratio)."""
     # the colour model this was found with (with classify.em_prototype_mix 0.25, tried, the
     # board's own grid wins outright on this photo)
-    colours = {"classify": {"em_prototype_mix": 0.5}, "locate": {"outline_from_mask": False, "vp_wide_ratio": 0.0}}
+    colours = {"classify": {"em_prototype_mix": 0.5}, "locate": {"outline_from_mask": False, "vp_wide_ratio": 0.0},
+               "read": {"quick_accept": 0.0}}  # the full search (the quick first grid reads it right outright)
     # (the case without read.retry_attempts too, which reads the other grids found when none reads well)
-    m, before = _with_and_without(_scans_photo(7018), colours, {"read": {"coarsen_lost": 0.0, "retry_attempts": 0}})
+    m, before = _with_and_without(_scans_photo(7018), colours, {"read": {"coarsen_lost": 0.0, "retry_attempts": 0,
+                                                                        "quick_accept": 0.0}})
     assert m.tiles_exact >= 0.9 * m.tiles_truth
     assert before.tiles_exact < 0.5 * before.tiles_truth  # the case this is for
 
