@@ -782,6 +782,18 @@ def test_a_follower_misplaced_on_its_photo_goes_where_most_photos_show_it() -> N
     assert any("the photos since show a follower on its road (2 of 3 photos)" in w for w in res.warnings)
 
 
+def farmer_beside_a_road() -> tuple[FollowResult, State, State, list]:
+    """Red laid a U beside the start tile (its road E-W) with a farmer on its north field: the
+    first step's result, the true photo after the turn, that photo with the farmer read on the
+    road, and the ``snapped`` entry saying the reader moved it there from beside its foot."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    return res, truth, on_road, [((1, 0), "red", "E")]
+
+
 def test_photos_that_name_two_features_equally_often_ask_the_players() -> None:
     """Follow photo game 363: the photo of the turn read red's figure on the road, the next on
     the field beside it. The photos now name the two equally often and nothing tells them
@@ -839,12 +851,7 @@ def test_looks_taken_onto_a_road_beside_the_foot_do_not_decide_against_the_field
     road gives), and on the field by the last photo. Those moved looks tell the road from the
     field beside it no better than a coin: one look each, so the players are asked (the farmer
     scored red 3 points on the road). Looks under the foot still decide."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
-    truth = photo(game)
-    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
-    moved = [((1, 0), "red", "E")]
+    res, truth, on_road, moved = farmer_beside_a_road()
     u = tile("U")
     res = look(res, on_road, [])
     for _ in range(3):
@@ -908,13 +915,7 @@ def test_a_follower_read_beside_its_foot_weighs_less() -> None:
     """Photo games 26 and 30: a farmer lying beside a road was read on the road in about half of
     the photos, each time by moving its measured foot onto the road (``snapped``). Those looks
     count :data:`SNAPPED_VOTE`: three on the field outweigh three moved onto the road."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
-    truth = photo(game)
-    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
-    moved = [((1, 0), "red", "E")]
-
+    res, truth, on_road, moved = farmer_beside_a_road()
     u = tile("U")
     road = u.segment_index_on_board("E", 0)
     res = look(res, on_road, moved)  # the turn's photo: on the road, moved there
