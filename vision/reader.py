@@ -103,7 +103,6 @@ class BoardReader:
         box = self.catalog.box(game, expansions)
         if game == "castle":
             return self._read_castle(img, templates, box, players, prior)
-        errors: list[BoardNotFoundError] = []
         box_tiles = sum(box.values())
         memo: dict[Any, Any] = {}  # what the attempts on this photo share (see find_figures)
         read_before: dict[int, tuple[Any, ...]] = {}  # attempts made, by their grid's id
@@ -121,7 +120,7 @@ class BoardReader:
         shared: dict[str, Any] = {}  # rectifications the variants share (locate._shared_rectify)
         quick = self._quick_attempt(work, attempt, box_tiles, templates, prior, located, shared)
         best = quick if quick is not None else self._searched_attempt(
-            work, attempt, box_tiles, templates, prior, located, shared, errors)
+            work, attempt, box_tiles, templates, prior, located, shared)
         _, grid, blobs, unary, dec, best_ll = best
         drawing = int(self.cfg["figures"].get("place_drawing", 0))
         ccfg = self.cfg["classify"]
@@ -200,13 +199,14 @@ class BoardReader:
         cands, tilecol = found
         if not cands:
             return None
-        grid = cands[0][1]
-        if grid.blocks <= float(rcfg["split_max"]) or grid.board_cells > box_tiles:
+        def may_split(g: Grid) -> bool:
+            return g.blocks <= float(rcfg["split_max"]) or g.board_cells > box_tiles
+
+        grid: Grid | None = cands[0][1]
+        if may_split(grid):
             # it may split every tile (a half pitch): its coarser sibling, as the search reads too
-            first = grid
-            grid = next((g for sc, g in cands if sc > -np.inf and g is not first and any(
-                abs(g.pitch_px / (k * first.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])), None)
-            if grid is None or grid.blocks <= float(rcfg["split_max"]) or grid.board_cells > box_tiles:
+            grid = coarser_sibling(cands, grid, lcfg["coarse_factors"])
+            if grid is None or may_split(grid):
                 return None
         if grid.board_cells < (1 - float(rcfg["quick_cells_agree"])) * int(rcfg["quick_min_cells"]):
             return None  # too few board cells by the grid check for a reading to agree with it
@@ -230,11 +230,12 @@ class BoardReader:
 
     def _searched_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
                           box_tiles: int, templates: list[Template], prior: State | None, located: dict[int, Any],
-                          shared: dict[str, Any], errors: list[BoardNotFoundError]) -> tuple[Any, ...]:
+                          shared: dict[str, Any]) -> tuple[Any, ...]:
         """The attempt to read among every grid hypothesis (:meth:`_hypotheses`), with the
         retries and coarser grids that a poor or split reading calls for. Grid hypotheses are
         independent: classified side by side (numpy and OpenCV release the GIL), their results
         kept in the hypotheses' order, so the reading does not depend on it."""
+        errors: list[BoardNotFoundError] = []
         masks: list[np.ndarray] = []  # each variant's tile mask, in the variants' order
         spare: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids not read (yet)
         hypotheses = self._hypotheses(work, errors, box_tiles, masks, spare, polygons=prior is not None,
@@ -496,8 +497,8 @@ class BoardReader:
                 # prefer it where roads cross the tiles' middles); its coarser sibling is
                 # classified too, whatever its check (faint printed seams can check below 0), and
                 # the scores decide
-                sibling = [(by_count, g, tilecol, lcfg) for sc, g in cands if sc > -np.inf and g is not g0
-                           and any(abs(g.pitch_px / (k * g0.pitch_px) - 1) <= 0.1 for k in lcfg["coarse_factors"])][:1]
+                coarser = coarser_sibling(cands, g0, lcfg["coarse_factors"])
+                sibling = [] if coarser is None else [(by_count, coarser, tilecol, lcfg)]
                 if not sibling and not by_count:
                     # no coarser candidate (the comb found only multiples of the true pitch and
                     # this split): the split grid itself is classified when a slot is left over
@@ -698,6 +699,14 @@ class BoardReader:
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]))
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
+
+
+def coarser_sibling(cands: list[tuple[float, Grid]], grid: Grid, factors: list[float]) -> Grid | None:
+    """The first of a variant's candidate grids (check score, grid) other than ``grid`` whose
+    pitch is one of ``factors`` (locate.coarse_factors) times its pitch, within 10%: the grid a
+    grid splitting every tile (a half or third pitch) splits, or None."""
+    return next((g for sc, g in cands if sc > -np.inf and g is not grid
+                 and any(abs(g.pitch_px / (k * grid.pitch_px) - 1) <= 0.1 for k in factors)), None)
 
 
 def figure_cells(blobs: list[Blob], grid: Grid) -> np.ndarray:
