@@ -860,6 +860,14 @@ class _SummedEvidence:
         v = self.score(cell, tile, rot)
         return None if v is None else self.best[cell] - v
 
+    def ranked(self, cell: Cell) -> list[tuple[float, TileType, int]]:
+        """Every tile the photos have evidence for on ``cell`` with its rotation, likeliest
+        first (as :meth:`_CellEvidence.ranked`)."""
+        catalog = load_catalog()
+        out = [(float(v), tile, _canonical_rot(tile, r)) for (tid, r), v in self.sums.get(cell, {}).items()
+               if (tile := catalog.get(tid)) is not None]
+        return sorted(out, key=lambda o: (-o[0], o[1].id or "", o[2]))
+
 
 def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evidence,
                        extra: Iterable[Transform] = (), photo_figures: Iterable[Cell] = (),
@@ -2038,6 +2046,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     unrevised = record  # the record before the followers' revisions from the photos
     reopened: set[Cell] = set()  # later turns a moved follower no longer keeps from a hidden follower
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
+    reowned: set[Cell] = set()  # cells of earlier turns whose follower the photos since gave another owner
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
@@ -2049,6 +2058,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 record, game = revised
         blue_joined = _blue_followers_moved(unrevised, record)
         reopened = _reopened_turns(unrevised, record)
+        owners = {t.at: t.player for t in unrevised.turns if t.at is not None and not t.discarded}
+        reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
+                   and owners[t.at] != t.player}
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
     # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
     blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
@@ -2273,6 +2285,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _tied_followers(prior, game, these, then, sightings), warnings,
             "the photos disagree on where a follower stands, and it changes the score: the players are asked")
+    if total is not None and reowned:
+        # an earlier tile under a follower whose owner the photos set right: its question,
+        # answered while the turn was another player's, is asked again (photo game 1262)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _reowned_rivals(prior, game, these, then, total, reowned), warnings,
+            "the photos since gave a follower on an earlier tile to another player, and the tile under it may be "
+            "another: the players are asked again")
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
         # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
@@ -3256,6 +3276,53 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     if not out:
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
+    return [(base, end_game), *out]
+
+
+def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
+                    total: EvidenceTotal, reowned: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for earlier tiles under a follower whose owner the photos since changed.
+
+    A new tile under a follower is asked about when laid (:func:`_hidden_rivals`), and the
+    answer is the one whose scores are the players'. When the turn was given to the wrong
+    player then (a phantom turn shifted the order), no answer has their scores, and the one kept
+    may be the wrong tile; once the photos since give the follower to its owner
+    (:func:`_revise_owners`, on the ``reowned`` cells), the answers score differently and the
+    question is asked again (photo game 1262: red's L, read as D under its thief, asked as
+    blue's; the owner was set right a photo later and the D stayed, a point short). Each tile
+    the photos' summed evidence (``total``) ranks within :data:`RIVAL_ASK_GAP` of the turn's,
+    and each shield twin within :data:`CREST_ASK_GAP`, with the follower on each of its features
+    (:func:`_follower_slots`' order), where the record replays so and the end totals are new.
+    ``record`` is the record before this step's ``turns``. Returns the record with the turns
+    first, then each rival's, with their games, or []."""
+    full = replace(record, turns=record.turns + turns)
+    summed = _SummedEvidence(total, least=1)
+    finals = {_final_key(end_game)}
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[Turn] = []
+    for i, t in enumerate(record.turns):
+        if t.at not in reowned or t.tile is None or t.at is None or t.discarded or t.meeple is None:
+            continue
+        mine = summed.score(t.at, t.tile, t.rot)
+        if mine is None:
+            continue
+        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
+        for v, rival, rot in summed.ranked(t.at):
+            if v < mine - max(RIVAL_ASK_GAP, CREST_ASK_GAP):
+                break
+            if rival.id == t.tile.id or v < mine - (CREST_ASK_GAP if rival.id in twins else RIVAL_ASK_GAP):
+                continue  # a follower hides a part of its tile, not which way it lies
+            for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
+                said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
+                got = _changed_alternative(full, i, turns, before, said, finals, tile=rival, rot=rot, meeple=slot)
+                if got is None:
+                    continue
+                if t not in asked:
+                    asked.append(t)
+                out.append(got)
+    if not out:
+        return []
+    base = _outcome(turns, full, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
     return [(base, end_game), *out]
 
 

@@ -721,6 +721,55 @@ def test_a_follower_the_photos_show_in_another_colour_goes_to_that_player() -> N
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_tile_asked_about_under_a_follower_given_to_another_owner_is_asked_again() -> None:
+    """Photo game 1262: a ghost tile shifts the turn order, so blue's new tile is taken as red's.
+    Its follower hides what tells the tile read (U, the follower on its field) from the true one
+    (W, a thief on its south road), and the question asked then offers both as red's: the
+    players' scores match neither, and the tile read is kept. Once the photos since give the
+    follower to blue, the question is asked again with blue's answers, and the true one scores
+    the game's true totals."""
+    game, res = ghost_turn()
+    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
+    read = _read_as(photo(game), (2, 0), "U", 0)
+    lean = evidence_for(read, {(2, 0): {("W", 0): BASE + 4.7}})  # U leads by 0.3 a photo
+    res = step(res, read, lean)
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.player == "red" and laid.tile is not None and laid.tile.id == "U"
+    assert any(t.at == (2, 0) and t.tile is not None and t.tile.id == "W" for a in res.alternatives
+               for t in a.record.turns)
+    asked_again = None
+    for _ in range(3):
+        res = step(res, read, lean)
+        if any("asked again" in w for w in res.warnings):
+            asked_again = res
+            break
+    assert asked_again is not None
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.player == "blue" and laid.tile is not None and laid.tile.id == "U"  # the record as read first
+    finals = [dict(a.final) for a in res.alternatives]
+    assert dict(game.final_report().final) in finals
+    chosen = res.choose(finals.index(dict(game.final_report().final)))
+    laid = next(t for t in chosen.turns if t.at == (2, 0))
+    assert laid.player == "blue" and laid.tile is not None and laid.tile.id == "W" and laid.meeple == "S"
+
+
+def test_a_tile_under_a_follower_whose_owner_stays_is_not_asked_again() -> None:
+    """The same tile and question with the turn order right: no later photo changes the owner,
+    and the question is not asked again."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
+    read = _read_as(photo(game), (2, 0), "U", 0)
+    lean = evidence_for(read, {(2, 0): {("W", 0): BASE + 4.7}})
+    res = step(res, read, lean)
+    assert res.ambiguous
+    for _ in range(3):
+        res = step(res, read, lean)
+        assert not any("asked again" in w for w in res.warnings)
+
+
 def test_one_photo_showing_a_follower_in_another_colour_does_not_change_its_owner() -> None:
     game = start_game()
     res = first_step(game)
