@@ -117,6 +117,11 @@ def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndar
         if not add.any():
             break
         layout |= add
+        # a group of tiles the added cells join to the layout is the layout too: a city tile
+        # missed between two groups cut a wing off, whose own city tile beside it then did not
+        # count as beside the layout (scans tuning 5041, 5011)
+        _, labels = cv2.connectedComponents((occupied | layout).astype(np.uint8), connectivity=8)
+        layout = np.isin(labels, np.unique(labels[layout]))
     return occupied | layout
 
 

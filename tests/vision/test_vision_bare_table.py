@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import classify_cells, fieldless_cells, table_samples, warp_board
+from vision.classify import beside_tiles, classify_cells, fieldless_cells, table_samples, warp_board
 from vision.config import load_config
 from vision.locate import Grid, tile_mask
 from vision.reader import BoardReader
@@ -180,3 +180,21 @@ def test_table_near_box_is_the_layout_grown_by_the_gap_when_the_grid_spans_far_m
     tight[1:11, 1:14] = True
     assert table_near_box(tight, grid, cfg) is None
     assert table_near_box(occ, grid, {**cfg, "table_near_slack": 0}) is None
+
+
+def test_a_wing_joined_by_a_nearly_passing_cell_is_the_layout_too() -> None:
+    """Scans tuning 5041: a city tile nearly passing (``near``) between the layout and a wing of
+    tiles joins them, and a city tile nearly passing beside the wing is then beside the layout
+    as well (it was left out: the wing was not the layout's largest group)."""
+    occupied = np.array([[0, 1, 0, 0, 0],
+                         [0, 1, 0, 1, 1],
+                         [0, 1, 0, 1, 1],
+                         [0, 0, 0, 1, 1]], dtype=bool)
+    near = np.zeros_like(occupied)
+    near[2, 2] = near[0, 0] = True  # the joint, and a city tile beside the wing only
+    grown = beside_tiles(occupied, near, rounds=3)
+    assert grown[2, 2] and grown[0, 0]
+    assert beside_tiles(occupied, near, rounds=1)[2, 2] and not beside_tiles(occupied, near, rounds=1)[0, 0]
+    far = np.zeros_like(occupied)
+    far[3, 0] = True  # touches no tile by a side
+    assert not beside_tiles(occupied, far, rounds=3)[3, 0]
