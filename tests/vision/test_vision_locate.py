@@ -541,7 +541,9 @@ def test_a_small_board_far_off_is_read_on_its_own_grid_not_one_two_tiles_wide() 
     """Scans tuning photo 5027: 40 tiles of 35 px, a fifth of the photo, turned 45 degrees. The
     comb's pitch was 2.5 tiles, whose 6 cells read well enough to pass the retry bar; the board's
     own grid (39 board cells, checked no better) was left spare. With a grid holding three times
-    the board cells read too, it wins; without (read.retry_cells_ratio 0), 6 cells are read."""
+    the board cells read too, it wins; without (read.retry_cells_ratio 0), 6 cells were read.
+    (Since session 58 the board is read right without that retry too, quick first grid or not,
+    on OpenCV 4.12 and 4.14 alike: the photo is kept as a check that it is read.)"""
     synth = pytest.importorskip("vision.synth")
     from vision.compare import compare
     from vision.reader import BoardReader
@@ -551,8 +553,6 @@ def test_a_small_board_far_off_is_read_on_its_own_grid_not_one_two_tiles_wide() 
     photo = synth.generate(5027, synth.preset("default").with_art("scans"), seed=5027, tiles=40)
     m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
     assert m.tiles_exact >= 38
-    off = BoardReader(config={"read": {"retry_cells_ratio": 0.0}}).read(photo.jpeg)
-    assert len(off.state.tiles) <= 10
 
 
 def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:

@@ -619,10 +619,11 @@ def test_when_no_grid_reads_well_the_other_grids_found_are_read_too() -> None:
     first grid was coarser than the tiles (the seams of the steep, blurred art checked weaker
     than those of grids two or three tiles wide) and the best of them read 9 cells, none right.
     The board's own grid was among the grids found, fourth by its check. With the best reading
-    scoring under half a point a cell (read.retry_below), the other grids are read too."""
-    m, before = _with_and_without(_scans_photo(10165), {}, {"read": {"retry_attempts": 0}})
+    scoring under half a point a cell (read.retry_below), the other grids are read too. (Since
+    session 58 the board is read right without that retry too, quick first grid or not, on
+    OpenCV 4.12 and 4.14 alike: the photo is kept as a check that it is read.)"""
+    m, _ = _with_and_without(_scans_photo(10165), {}, {"read": {"retry_attempts": 0, "quick_accept": 0.0}})
     assert m.tiles_exact >= 36
-    assert before.tiles_exact <= 5  # the case this is for
 
 
 def test_a_group_of_weak_cells_apart_from_the_board_is_left_out() -> None:
