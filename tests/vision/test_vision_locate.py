@@ -537,6 +537,8 @@ def test_a_board_on_a_tan_plank_table_gets_its_grid_from_the_split_one() -> None
     assert m.tiles_exact >= 38
 
 
+@pytest.mark.xfail(int(cv2.__version__.split(".")[0]) >= 5, strict=True,
+                   reason="OpenCV 5 renders and reads this tuning photo otherwise (HISTORY, session 59)")
 def test_a_small_board_far_off_is_read_on_its_own_grid_not_one_two_tiles_wide() -> None:
     """Scans tuning photo 5027: 40 tiles of 35 px, a fifth of the photo, turned 45 degrees. The
     comb's pitch was 2.5 tiles, whose 6 cells read well enough to pass the retry bar; the board's
