@@ -3264,15 +3264,31 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
                 continue  # a figure hides a part of its tile, not which way it lies
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
-            for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
-                said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
-                got = _changed_alternative(record, base_i + k, turns, before, said, finals,
-                                           tile=rival, rot=rot, meeple=slot)
-                if got is None:
-                    continue
-                if t not in asked:
-                    asked.append(t)
-                out.append(got)
+            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
+    return _rival_question(record, end_game, before, turns, asked, out)
+
+
+def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: tuple[Turn, ...], before: Game,
+                 finals: set[tuple[Any, ...]], asked: list[Turn], out: list[tuple[Alternative, Game]]) -> None:
+    """Adds to ``out`` ``record`` with turn ``i``'s tile taken as ``rival`` at ``rot``, its
+    follower on each feature of it (:func:`_follower_slots`' order), where the game replays so and
+    the end totals are not among ``finals`` (:func:`_changed_alternative`); the turn joins
+    ``asked`` when one is added."""
+    t = record.turns[i]
+    for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
+        said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
+        got = _changed_alternative(record, i, turns, before, said, finals, tile=rival, rot=rot, meeple=slot)
+        if got is None:
+            continue
+        if t not in asked:
+            asked.append(t)
+        out.append(got)
+
+
+def _rival_question(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...], asked: list[Turn],
+                    out: list[tuple[Alternative, Game]]) -> list[tuple[Alternative, Game]]:
+    """The question of :func:`_offer_rival`'s answers: ``record`` as read first (the ``asked``
+    turns' tiles as laid), then ``out``; [] when nothing was offered."""
     if not out:
         return []
     base = _outcome(turns, record, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
@@ -3312,18 +3328,8 @@ def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
                 break
             if rival.id == t.tile.id or v < mine - (CREST_ASK_GAP if rival.id in twins else RIVAL_ASK_GAP):
                 continue  # a follower hides a part of its tile, not which way it lies
-            for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
-                said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
-                got = _changed_alternative(full, i, turns, before, said, finals, tile=rival, rot=rot, meeple=slot)
-                if got is None:
-                    continue
-                if t not in asked:
-                    asked.append(t)
-                out.append(got)
-    if not out:
-        return []
-    base = _outcome(turns, full, end_game, before, "; ".join(_rival_answer(t, t.tile) for t in asked if t.tile))
-    return [(base, end_game), *out]
+            _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
+    return _rival_question(full, end_game, before, turns, asked, out)
 
 
 def _rival_answer(t: Turn, tile: TileType) -> str:
