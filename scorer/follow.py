@@ -682,12 +682,7 @@ class _CellEvidence:
         """Every tile the photo has evidence for on ``cell`` with its rotation (record frame),
         likeliest first."""
         c = self.at.get(cell)
-        if c is None:
-            return []
-        catalog = load_catalog()
-        out = [(float(v), tile, _canonical_rot(tile, r + self.t.rot))
-               for (tid, r), v in self.evidence[c].items() if (tile := catalog.get(tid)) is not None]
-        return sorted(out, key=lambda o: (-o[0], o[1].id or "", o[2]))
+        return [] if c is None else _ranked(self.evidence[c], self.t.rot)
 
 
 @cache
@@ -863,10 +858,16 @@ class _SummedEvidence:
     def ranked(self, cell: Cell) -> list[tuple[float, TileType, int]]:
         """Every tile the photos have evidence for on ``cell`` with its rotation, likeliest
         first (as :meth:`_CellEvidence.ranked`)."""
-        catalog = load_catalog()
-        out = [(float(v), tile, _canonical_rot(tile, r)) for (tid, r), v in self.sums.get(cell, {}).items()
-               if (tile := catalog.get(tid)) is not None]
-        return sorted(out, key=lambda o: (-o[0], o[1].id or "", o[2]))
+        return _ranked(self.sums.get(cell, {}))
+
+
+def _ranked(values: Mapping[tuple[str, int], float], turn: int = 0) -> list[tuple[float, TileType, int]]:
+    """Each tile of one cell's evidence ``values`` ((tile id, rotation) -> score) with its score and
+    its rotation turned by ``turn`` degrees (into the record's frame), likeliest first."""
+    catalog = load_catalog()
+    out = [(float(v), tile, _canonical_rot(tile, r + turn)) for (tid, r), v in values.items()
+           if (tile := catalog.get(tid)) is not None]
+    return sorted(out, key=lambda o: (-o[0], o[1].id or "", o[2]))
 
 
 def _align_by_evidence(ref: Mapping[Cell, tuple[TileType, int]], evidence: Evidence,
@@ -3253,19 +3254,33 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     for k, t in enumerate(turns):
         if t.at not in covered or t.tile is None or t.at is None or t.discarded:
             continue
-        mine = cev.score(t.at, t.tile, t.rot)
-        if mine is None:
-            continue
-        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
-        for v, rival, rot in cev.ranked(t.at):
-            if v < mine - RIVAL_ASK_GAP:
-                break
-            if rival.id == t.tile.id or rival.id in twins:
-                continue  # a figure hides a part of its tile, not which way it lies
+        for rival, rot in _close_rivals(cev, t, tuple(record.expansions)):
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
     return _rival_question(record, end_game, before, turns, asked, out)
+
+
+def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tuple[str, ...],
+                  twin_gap: float | None = None) -> Iterator[tuple[TileType, int]]:
+    """The tiles (with their rotations) that the evidence ``ev`` ranks within
+    :data:`RIVAL_ASK_GAP` of turn ``t``'s own tile on its cell, another kind of tile (a figure
+    hides a part of its tile, not which way it lies), and its shield twins within ``twin_gap``
+    (:func:`_shield_twins`; none without it), likeliest first."""
+    if t.tile is None or t.at is None:
+        return
+    mine = ev.score(t.at, t.tile, t.rot)
+    if mine is None:
+        return
+    twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, expansions)}
+    reach = max(RIVAL_ASK_GAP, twin_gap if twin_gap is not None else RIVAL_ASK_GAP)
+    for v, rival, rot in ev.ranked(t.at):
+        if v < mine - reach:
+            break
+        gap = twin_gap if rival.id in twins else RIVAL_ASK_GAP
+        if rival.id == t.tile.id or gap is None or v < mine - gap:
+            continue
+        yield rival, rot
 
 
 def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: tuple[Turn, ...], before: Game,
@@ -3319,15 +3334,7 @@ def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     for i, t in enumerate(record.turns):
         if t.at not in reowned or t.tile is None or t.at is None or t.discarded or t.meeple is None:
             continue
-        mine = summed.score(t.at, t.tile, t.rot)
-        if mine is None:
-            continue
-        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
-        for v, rival, rot in summed.ranked(t.at):
-            if v < mine - max(RIVAL_ASK_GAP, CREST_ASK_GAP):
-                break
-            if rival.id == t.tile.id or v < mine - (CREST_ASK_GAP if rival.id in twins else RIVAL_ASK_GAP):
-                continue  # a follower hides a part of its tile, not which way it lies
+        for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=CREST_ASK_GAP):
             _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
     return _rival_question(full, end_game, before, turns, asked, out)
 

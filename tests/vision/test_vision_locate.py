@@ -544,8 +544,9 @@ def test_a_small_board_far_off_is_read_on_its_own_grid_not_one_two_tiles_wide() 
     comb's pitch was 2.5 tiles, whose 6 cells read well enough to pass the retry bar; the board's
     own grid (39 board cells, checked no better) was left spare. With a grid holding three times
     the board cells read too, it wins; without (read.retry_cells_ratio 0), 6 cells were read.
-    (Since session 58 the board is read right without that retry too, quick first grid or not,
-    on OpenCV 4.12 and 4.14 alike: the photo is kept as a check that it is read.)"""
+    (Since session 58 the board is read right without that retry too, on OpenCV 4.14 with or
+    without the quick first grid and on 4.12 with it: the photo is kept as a check that it is
+    read.)"""
     synth = pytest.importorskip("vision.synth")
     from vision.compare import compare
     from vision.reader import BoardReader
