@@ -458,6 +458,7 @@ class BoardReader:
         extra: list[tuple[float, float, bool, Grid, np.ndarray, dict[str, Any]]] = []
         coarse: list[tuple[bool, Grid, np.ndarray, dict[str, Any]]] = []
         split_only: list[tuple[Grid, np.ndarray, dict[str, Any]]] = []
+        dropped: list[tuple[float, Grid, np.ndarray, dict[str, Any]]] = []  # grids of variants left out
         split_max = float(rcfg["split_max"])
         lcfgs = [{**self.cfg["locate"], **variant} for variant in self.cfg.get("locate_variants", [{}])]
         shared = {} if shared is None else shared  # rectifications the variants share (locate._shared_rectify)
@@ -484,7 +485,11 @@ class BoardReader:
                 # reading, and about the same other grids, which would take the slots of that
                 # variant's own (the mask-profile variant, meant for other pitches: on game start
                 # 6021 its extra grid a third of the pitch read 54 sub-tile cells, and won; on 7003
-                # its first, a phase of the first variant's, took the coarser sibling's slot)
+                # its first, a phase of the first variant's, took the coarser sibling's slot). Its
+                # other grids stay spare for the retries (scans tuning 5027: only the far-vanishing-
+                # point variant, whose first is the first variant's, found the board's own grid
+                # among its four on OpenCV 5, whose warps round otherwise)
+                dropped += [(sc, grid, tilecol, lcfg) for sc, grid in cands[1:]]
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)
@@ -553,7 +558,7 @@ class BoardReader:
                 if not any(same_grid(grid, g) for g, _, _ in out):
                     out.append((grid, tilecol, lcfg))
         if spare is not None:
-            found = first + [(sc, grid, tilecol, lcfg) for sc, _, _, grid, tilecol, lcfg in extra]
+            found = first + [(sc, grid, tilecol, lcfg) for sc, _, _, grid, tilecol, lcfg in extra] + dropped
             spare += [h for h in found if not any(h[1] is g for g, _, _ in out)]
         return out
 
