@@ -17,7 +17,7 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 bench: setup
 	$(BIN)/carcam bench all
