@@ -489,7 +489,8 @@ class BoardReader:
                 # other grids stay spare for the retries (scans tuning 5027: only the far-vanishing-
                 # point variant, whose first is the first variant's, found the board's own grid
                 # among its four on OpenCV 5, whose warps round otherwise)
-                dropped += [(sc, grid, tilecol, lcfg) for sc, grid in cands[1:]]
+                if rcfg.get("retry_repeats", False):
+                    dropped += [(sc, grid, tilecol, lcfg) for sc, grid in cands[1:]]
                 continue
             first.append((cands[0][0], cands[0][1], tilecol, lcfg))
             g0 = next((g for sc, g in cands if sc > 0 and g.blocks <= split_max), None)

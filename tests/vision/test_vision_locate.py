@@ -517,6 +517,11 @@ def test_a_variant_left_out_as_a_repeat_still_offers_its_other_grids_to_the_retr
     assert [g for g, _, _ in reader._hypotheses(work, [], 72, spare=spare)] == [first]
     assert [g for _, g, _, _ in spare] == [other, board]
     assert all(g is not repeat for _, g, _, _ in spare)
+    off = BoardReader(config={"locate_variants": [{}, {"far_vp_metric": True}],
+                              "read": {"max_attempts": 3, "retry_repeats": False}})
+    spare.clear()
+    off._hypotheses(work, [], 72, spare=spare)
+    assert [g for _, g, _, _ in spare] == [other]
 
 
 def test_a_split_grid_without_a_coarser_candidate_is_read_itself_when_a_slot_is_left(
