@@ -2261,6 +2261,21 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
                                                warnings, why)
+    if cev is not None and asked_by is None and len(alternatives) > 1:
+        # a step with a question of its own (where its new follower stands) asks too which tile
+        # a follower on a new tile may hide, once: each rival comes with its follower on each of
+        # its features already (photo game 1324: red's thief on a W's road read as a U's, the
+        # step asked field or road on the U, and the rival question never came)
+        once: list[bool] = []
+
+        def rivals_once(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+            if once:
+                return []
+            once.append(True)
+            return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings,
+            "a follower on a new tile may hide what tells it from another tile: the players are asked")
     if unlike and len(chosen_turns) > 1:
         # a new tile the photo shows unlike any that can lie there, in a step that lays others,
         # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V

@@ -2275,3 +2275,30 @@ def test_a_photo_whose_followers_stand_a_cell_off_and_that_does_not_read_whole_i
     assert any("3 of the photo's followers stand on tiles laid before" in w for w in refused.warnings)
     assert step(res, off).used  # read whole: used
     assert step(res, truth).used
+
+
+def test_a_steps_own_follower_question_is_crossed_with_the_tile_a_follower_may_hide() -> None:
+    """Fresh photo game 1324: red's thief stood on a W's west road; the photo read a U (the thief
+    hides the W's village) with the follower on a field that another follower held, so the step
+    asked where on the U it stands, and the rival-tile question (asked only when no other was)
+    never came: red ended a point under. Now it is crossed with the step's own question, once:
+    the W comes with its follower on each of its features."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("blue", tile("U"), (-1, 0), 0, meeple="Sw"))  # blue's farmer in the start tile's south field
+    truth = photo(game)
+    res = follow_step(res.record, res.corrected_state, truth, evidence=evidence_for(truth))
+    assert not res.ambiguous
+    game.play(Turn("red", tile("W"), (1, 0), 0, meeple="W"))  # red's thief on the W's west road
+    truth = photo(game)
+    # read: a U, red's follower in its south field (blue's farmer holds that field)
+    as_u = _read_as(truth, (1, 0), "U", 0)
+    as_u = replace(as_u, meeples=tuple(replace(m, on="Se") if m.at == (1, 0) else m for m in as_u.meeples))
+    close = {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 0.4}}
+    asked = follow_step(res.record, res.corrected_state, as_u, evidence=evidence_for(as_u, close))
+    assert asked.ambiguous
+    laid = [(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives]
+    assert ("W", "W") in laid  # the true turn is offered
+    assert {t for t, _ in laid} == {"U", "W"}
+    assert len(laid) == len(set(laid))  # the W's answers once, not once for each of the U's
+    assert any("may hide what tells it from another tile" in w for w in asked.warnings)
