@@ -2218,6 +2218,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
+    rivals_why = "a follower on a new tile may hide what tells it from another tile: the players are asked"
     past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
         "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
         "and went home)"
@@ -2227,7 +2228,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          if cev is not None else [],
          "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
-         "a follower on a new tile may hide what tells it from another tile: the players are asked"),
+         rivals_why),
         (snapped_ask, snapped_why),
         (late_ask, late_why),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
@@ -2274,8 +2275,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             once.append(True)
             return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered)
         alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings,
-            "a follower on a new tile may hide what tells it from another tile: the players are asked")
+            record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why)
     if unlike and len(chosen_turns) > 1:
         # a new tile the photo shows unlike any that can lie there, in a step that lays others,
         # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V
