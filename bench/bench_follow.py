@@ -202,6 +202,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             if res is None:
                 continue
         record = res.record
+        hit = None
         if res.ambiguous:
             questions += 1
             hits = [i for i, a in enumerate(res.alternatives) if dict(a.track) == track]
@@ -211,9 +212,10 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
                 hits = sorted(hits, key=lambda i: -turns_right(remember, res.alternatives[i].record)[0])
             hit = hits[0] if hits else None
             offered &= hit is not None
-            if ask and hit is not None:
-                record = res.choose(hit)
         previous, total, figures = res.corrected_state, res.evidence_total, res.figures_seen
+        if ask and hit is not None:
+            record = res.choose(hit)
+            figures = res.figures_answered()  # the players' answer is kept against the next photos
     assert record is not None
     return record, questions, offered, seconds, warnings, retakes, left_out
 

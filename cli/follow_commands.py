@@ -131,6 +131,8 @@ def cmd_follow(args: argparse.Namespace) -> int:
         chosen = 0
         if res.alternatives:
             chosen = min(choose.get(i, 1), len(res.alternatives)) - 1
+            if i in choose:  # the players answered: the next photos keep their answer
+                seen = res.figures_answered()
         record = res.choose(chosen)
         previous = res.corrected_state
         text += _step_lines(i, path, res, chosen)

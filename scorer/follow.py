@@ -164,6 +164,19 @@ SNAPPED_MARK = "~"
 #: beside a road is read "on the road" from some camera angles; a foot on the road itself is
 #: read there from all of them.
 SNAPPED_VOTE = 0.5
+#: Marks a slot in :data:`FiguresSeen` (appended last) that a question of the players already
+#: weighed: the photos had left a follower's feature undecided (:func:`_tied_followers`), the
+#: step asked, and the players answered (:meth:`FollowResult.figures_answered` marks each
+#: sighting of it so far). The record then holds their answer, and a marked sighting votes for
+#: the feature the record gives the follower, whatever it named (:func:`_sighting_for`). Photo game 1343: red's thief on an O's road, read on the
+#: road by its turn's photo and on the field beside it by the next, was answered "road"; the
+#: last photo read it on the field again, and 2 photos to 1 moved it there, a point short.
+ANSWERED_MARK = "!"
+#: What the players' answer itself is worth, in photos, for the feature they chose, on top of
+#: the photos it weighed (:data:`ANSWERED_MARK`): more than :data:`FIGURE_ASK_LEAD`, so that the
+#: next photo alone neither moves the follower nor asks again; a run of photos that all
+#: disagree still does.
+ANSWER_VOTES = 2
 #: A tile laid from one photo that this many photos used after it do not show at all (each
 #: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
 #: taken out of the record (:func:`_unconfirmed`).
@@ -335,7 +348,11 @@ class FollowResult:
       grid, too many new cells); the record is unchanged and the warnings say why, so the
       player can take it again;
     * ``unfit``: the photo's own reading (its frame) when it was not used for not fitting the
-      record, else None; pass it as ``unfit`` to the next step (a photo taken again).
+      record, else None; pass it as ``unfit`` to the next step (a photo taken again);
+    * ``asked_about``: the (cell, player) followers whose feature the question asks because the
+      photos left it undecided; once the players have answered, pass
+      :meth:`figures_answered` as ``figures_seen`` to the next step instead, so that the answer
+      is kept against the next photo or two (:data:`ANSWERED_MARK`).
     """
 
     record: GameRecord
@@ -348,10 +365,21 @@ class FollowResult:
     figures_seen: FiguresSeen | None = None
     used: bool = True
     unfit: State | None = None
+    asked_about: tuple[tuple[Cell, str], ...] = ()
 
     @property
     def ambiguous(self) -> bool:
         return len(self.alternatives) > 1
+
+    def figures_answered(self) -> FiguresSeen | None:
+        """``figures_seen`` once the players have answered this step's question: the sightings
+        of the followers it asked about (``asked_about``) marked :data:`ANSWERED_MARK`. The next
+        step then keeps the feature the chosen record gives them unless the photos since clearly
+        disagree; an unanswered question's first alternative is no answer, so the plain
+        ``figures_seen`` goes on with it."""
+        if not self.asked_about or self.figures_seen is None:
+            return self.figures_seen
+        return mark_answered(self.figures_seen, self.asked_about)
 
     def choose(self, index: int) -> GameRecord:
         """The record with alternative ``index`` appended instead of the first one."""
@@ -2296,11 +2324,17 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game, these,
                                                       cev, blue_cells, blind=blue_cells, earlier=joined,
                                                       alone=True), warnings, blue_crests)
+    tied: set[tuple[Cell, str]] = set()  # the followers asked about: their sightings are marked answered
     if sightings is not None:
-        alternatives, alt_games = _crossed(
+        crossed, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _tied_followers(prior, game, these, then, sightings), warnings,
+            lambda prior, these, then: _tied_followers(prior, game, these, then, sightings, tied), warnings,
             "the photos disagree on where a follower stands, and it changes the score: the players are asked")
+        if crossed is alternatives:
+            tied.clear()  # asked of no alternative
+        # the question asks these followers' feature: an answer marks their sightings so far
+        # (FollowResult.figures_answered)
+        alternatives = crossed
     if total is not None and reowned:
         # an earlier tile under a follower whose owner the photos set right: its question,
         # answered while the turn was another player's, is asked again (photo game 1262)
@@ -2333,7 +2367,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                            end_game.board.tiles, seen, weak)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
-                        warnings=tuple(warnings), evidence_total=total, figures_seen=figures)
+                        warnings=tuple(warnings), evidence_total=total, figures_seen=figures,
+                        asked_about=tuple(sorted(tied)))
 
 
 def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
@@ -2495,7 +2530,37 @@ def _slot_still_names(read: TileType, read_rot: int, placed: TileType, placed_ro
 def _sighting(slot: str) -> tuple[str, float]:
     """A slot of :data:`FiguresSeen` as the board slot it names and the vote it is worth
     (:data:`SNAPPED_VOTE` when marked :data:`SNAPPED_MARK`, else 1)."""
+    slot = slot.removesuffix(ANSWERED_MARK)
     return slot.rstrip(SNAPPED_MARK), SNAPPED_VOTE if slot.endswith(SNAPPED_MARK) else 1.0
+
+
+def _answered(slot: str) -> bool:
+    """Whether a slot of :data:`FiguresSeen` is one a players' answer weighed (:data:`ANSWERED_MARK`)."""
+    return slot.endswith(ANSWERED_MARK)
+
+
+def _sighting_for(t: Turn, slot: str) -> tuple[int | None, float, bool]:
+    """A sighting of turn ``t``'s follower: the segment of its tile it votes for, what the vote
+    is worth (:func:`_sighting`) and whether the reader put the foot right on it (not taken
+    beside it, :data:`SNAPPED_MARK`). A sighting the players' answer weighed votes a whole,
+    solid vote for the feature the record gives the follower (:data:`ANSWERED_MARK`)."""
+    assert t.tile is not None
+    if _answered(slot) and t.meeple is not None:
+        return t.tile.segment_index_on_board(t.meeple, t.rot), 1.0, True
+    bare, weight = _sighting(slot)
+    return t.tile.segment_index_on_board(bare, t.rot), weight, weight == 1.0
+
+
+def mark_answered(seen: FiguresSeen, asked: Collection[tuple[Cell, str]]
+                   ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
+    """``seen`` with every known slot of the ``asked`` (cell, player) followers marked
+    :data:`ANSWERED_MARK`: the step asked the players where those followers stand."""
+    out = {c: tuple(v) for c, v in seen.items()}
+    for c, player in asked:
+        out[c] = tuple(None if p is None else tuple((q, on + ANSWERED_MARK if q == player and on and not _answered(on)
+                                                     else on) for q, on in p)
+                       for p in out.get(c, ()))
+    return out
 
 
 def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int, TileType, int]]
@@ -2633,21 +2698,25 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         votes: dict[int, float] = {}
         looks: Counter[int] = Counter()  # photos showing a follower on each segment, however weighed
         solid: Counter[int] = Counter()  # ... with its foot on that segment (not taken beside it)
+        current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
         for p in window:
             segs: dict[int, float] = {}
             for _, on in p or ():
-                bare, weight = _sighting(on)
-                x = t.tile.segment_index_on_board(bare, t.rot)
+                x, weight, _ = _sighting_for(t, on)
                 if x is not None:
                     segs[x] = max(segs.get(x, 0.0), weight)
             for x, w in segs.items():
                 votes[x] = votes.get(x, 0.0) + w
                 looks[x] += 1
                 solid[x] += w == 1.0
+        if current is not None and any(_answered(on) for p in window for _, on in p or ()):
+            # the players' answer (photo game 1343)
+            votes[current] = votes.get(current, 0.0) + ANSWER_VOTES
+            looks[current] += ANSWER_VOTES
+            solid[current] += ANSWER_VOTES
         if not votes:
             continue
         best, n = max(votes.items(), key=lambda kv: (kv[1], looks[kv[0]], -kv[0]))
-        current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
         if best == current:
             continue
         if current is None and t.meeple is None:
@@ -3425,7 +3494,8 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
 
 
 def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                    seen: FiguresSeen) -> list[tuple[Alternative, Game]]:
+                    seen: FiguresSeen, asked_about: set[tuple[Cell, str]] | None = None
+                    ) -> list[tuple[Alternative, Game]]:
     """Alternatives for followers whose feature this step's photo puts in doubt.
 
     Each photo of a tile reads its follower on a segment; the record follows the photos' most
@@ -3457,17 +3527,19 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
             continue
         looks: Counter[int] = Counter()
         solid: Counter[int] = Counter()  # ... not taken onto a road beside the foot
+        answered = False
         for p in photos:
-            mine = [on for player, on in p or () if player == t.player and on]
-            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for on in mine}
-            looks.update(x for x in named if x is not None)
-            named = {t.tile.segment_index_on_board(on, t.rot) for on in mine if not on.endswith(SNAPPED_MARK)}
-            solid.update(x for x in named if x is not None)
+            mine = [_sighting_for(t, on) for player, on in p or () if player == t.player and on]
+            looks.update({x for x, _, _ in mine if x is not None})
+            solid.update({x for x, _, right_on in mine if x is not None and right_on})
+            answered |= any(_answered(on) for player, on in p or () if player == t.player)
         current = t.tile.segment_index_on_board(t.meeple, t.rot)
         if current is None:
             continue
-        last = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[-1]
-                if player == t.player and on}
+        if answered:  # asked before: the players' answer is the record's (photo game 1343)
+            looks[current] += ANSWER_VOTES
+            solid[current] += ANSWER_VOTES
+        last = {_sighting_for(t, on)[0] for player, on in photos[-1] if player == t.player and on}
         for x in sorted(y for y in last if y is not None and y != current):
             # a road's sightings taken beside the foot are what a farmer lying in the field
             # beside it gives: they do not count against that field (photo game 1224)
@@ -3496,6 +3568,8 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
                     out.append(tw)
     if not out:
         return []
+    if asked_about is not None:
+        asked_about.update((t.at, t.player) for t, _ in asked if t.at is not None)
     summary = "; ".join(_follower_answer(t, t.tile.segments[x].kind) for t, x in asked if t.tile is not None)
     return [(_outcome(turns, full, end_game, before, summary), end_game), *out]
 

@@ -389,7 +389,26 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
                              "points": {p: n for p, n in a.points.items() if n}, "track": dict(a.track),
                              "final": dict(a.final), "detail": a.summary, "hidden_followers": a.hidden_followers,
                              "turns": rs, "record": game_to_json(result.choose(i))})
-    return {"alternatives": alternatives, "chosen": None}
+    question: dict[str, Any] = {"alternatives": alternatives, "chosen": None}
+    if result.asked_about:  # followers whose feature an answer settles (FollowResult.figures_answered)
+        question["asked_about"] = [[c[0], c[1], player] for c, player in result.asked_about]
+    return question
+
+
+def _answered_history(history: dict[str, Any] | None, question: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A step's ``history`` (:func:`history_to_json`) once its ``question`` is answered: the
+    sightings of the followers it asked about marked as the players' answer
+    (``FollowResult.figures_answered``), so that the next photos keep it."""
+    asked = question.get("asked_about")
+    if not history or not asked:
+        return history
+    from scorer.follow import mark_answered
+
+    total, seen = history_from_json(history)
+    if seen is None:
+        return history
+    marked = mark_answered(seen, [((int(x), int(y)), str(p)) for x, y, p in asked])
+    return {**history, **history_to_json(total, marked)}
 
 
 def history_to_json(total: EvidenceTotal | None, seen: FiguresSeen | None,
@@ -514,6 +533,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         if again is not None:
             question["chosen"] = again["alternative"]
             record, turns = again["record"], again["turns"]
+    answered = question is not None and question.get("chosen") is not None
     if conf is None:
         conf = {t.at: t.confidence for t in result.corrected_state.tiles if t.confidence is not None}
     follow: dict[str, Any] = {"derived": True, "anchor": anchor.seq if anchor else None,
@@ -522,7 +542,8 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
         follow["amend"] = kept
     if question:
         follow["question"] = question
-    history = history_to_json(result.evidence_total, result.figures_seen, result.unfit)
+    history = history_to_json(result.evidence_total, result.figures_answered() if answered else result.figures_seen,
+                              result.unfit)
     if history:
         follow["history"] = history
     follow["state"], follow["transform"] = result.corrected_state, result.transform  # popped by the caller
@@ -1115,13 +1136,18 @@ def choose(db: sqlite3.Connection, game: GameInfo, seq: int, payload: Any) -> di
     chosen = q["alternatives"][i]
     current = chosen["record"]
     new_after = {seq: current}
-    changes = [(step, step.record_before, current,
-                {**step.follow, "question": {**q, "chosen": i}, "turns": chosen["turns"]})]
+    answered = {**step.follow, "question": {**q, "chosen": i}, "turns": chosen["turns"]}
+    if step.follow.get("history"):
+        answered["history"] = _answered_history(step.follow["history"], q)
+    changes = [(step, step.record_before, current, answered)]
+    followed = {seq: answered}  # each step's follow data as it now stands
     for r in rows[idx + 1:]:
         before, data = current, r.follow
         if data.get("derived"):
             a = data.get("anchor")
             anchor = next((x for x in rows if x.seq == a), None)
+            if anchor is not None and a in followed:  # its history as answered or followed again
+                anchor = replace(anchor, follow=followed[a])
             got = _derive(new_after.get(a, old_after.get(a)) if a is not None else None, anchor,
                           _follow_input(parse(r.state), _conf_map(r)), _conf_map(r), data.get("amend", []), data)
             if got is None:
@@ -1129,6 +1155,7 @@ def choose(db: sqlite3.Connection, game: GameInfo, seq: int, payload: Any) -> di
             current, data = got
             del data["state"], data["transform"]
         new_after[r.seq] = current
+        followed[r.seq] = data
         changes.append((r, before, current, data))
     for r, before, after, data in changes:
         old, new = record_track(old_after[r.seq]), record_track(after)

@@ -12,6 +12,8 @@ import pytest
 from scorer import Board, Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
+    ANSWER_VOTES,
+    ANSWERED_MARK,
     CREST_BESIDE_BLUE_MIN,
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
@@ -2302,3 +2304,44 @@ def test_a_steps_own_follower_question_is_crossed_with_the_tile_a_follower_may_h
     assert {t for t, _ in laid} == {"U", "W"}
     assert len(laid) == len(set(laid))  # the W's answers once, not once for each of the U's
     assert any("may hide what tells it from another tile" in w for w in asked.warnings)
+
+
+def test_the_players_answer_on_a_tied_follower_is_kept_against_the_next_photo() -> None:
+    """Photo game 1343: red's thief on a road, read on the road by its turn's photo and on the
+    field beside it by the next. The photos tie, so the players are asked and answer "road";
+    the last photo read the field again. Taken as photos alone, 2 to 1 moved the thief onto the
+    field (a point short); once answered (:meth:`FollowResult.figures_answered`), the answer
+    and the photos it weighed outvote the next photo, and nothing is asked again. A run of
+    photos that all disagree still reopens the question."""
+    assert ANSWER_VOTES > FIGURE_ASK_LEAD
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W, red's thief on it
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="N") if m.at == (1, 0) else m for m in truth.meeples))
+    u = tile("U")
+
+    def kind(record: GameRecord) -> str:
+        laid = next(t for t in record.turns if t.at == (1, 0))
+        assert laid.meeple is not None
+        return u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value  # type: ignore[index]
+
+    res = step(res, truth)
+    asked = step(res, on_field)  # 1 to 1: asked, the record as it stands first
+    assert asked.ambiguous and asked.asked_about == (((1, 0), "red"),)
+    road = next(i for i, a in enumerate(asked.alternatives) if kind(a.record) == "road")
+    # unanswered, the photos alone decide: the next photo on the field moves the thief there
+    unanswered = step(replace(asked, record=asked.choose(road)), on_field)
+    assert kind(unanswered.record) == "field"
+    # answered "road": the next photo on the field neither moves it nor asks again
+    answered = replace(asked, record=asked.choose(road), figures_seen=asked.figures_answered())
+    assert all(on.endswith(ANSWERED_MARK) for p in answered.figures_seen[(1, 0)] for _, on in p)  # type: ignore[index, union-attr]
+    res = step(answered, on_field)
+    assert kind(res.record) == "road" and not res.ambiguous
+    assert dict(replay(res.record)[1].final) == {"red": 2, "blue": 0}
+    # the answer and the two photos it weighed (4) against photos on the field: 2 moves nothing
+    # and asks nothing; a third comes within FIGURE_ASK_LEAD and asks again
+    res = step(res, on_field)
+    assert kind(res.record) == "road" and not res.ambiguous
+    res = step(res, on_field)
+    assert res.ambiguous and kind(res.record) == "road"

@@ -390,3 +390,27 @@ def test_a_castle_game_is_followed_photo_by_photo(fc: FlaskClient, reader: FakeR
         right = next(a["alternative"] for a in q["alternatives"] if a["track"] == tracks[k] and a["final"] == finals[k])
         assert fc.post(f"/api/games/{gid}/steps/{q['step']}/choose", json={"alternative": right}).status_code == 200
     assert final(fc, gid) == game.final_report().final
+
+
+def test_an_answer_on_where_a_follower_stands_is_kept_against_the_next_photo(fc: FlaskClient,
+                                                                              reader: FakeReader) -> None:
+    """Photo game 1343 through the web app: red's thief on a U's road, read on the road by its
+    turn's photo and on the field beside it by the next: the photos tie, the players are asked
+    and answer "road". The next photo reads the field again; the answer holds (unanswered, the
+    photos alone, 2 to 1, move the thief onto the field)."""
+    laid = [*OPENING, ((1, 0), "U", 0)]  # the road W-D-U runs on east, open
+    road = [{"player": "red", "at": [1, 0], "on": "E"}]
+    field = [{"player": "red", "at": [1, 0], "on": "N"}]
+    results = {}
+    for answer in (True, False):
+        gid = photos(fc, reader, reading(OPENING), reading(laid, road), reading(laid, field))
+        (q,) = fc.get(f"/api/games/{gid}/questions").json["questions"]
+        assert q["step"] == 3
+        i = next(a["alternative"] for a in q["alternatives"] if "road" in a["detail"])
+        if answer:
+            assert fc.post(f"/api/games/{gid}/steps/3/choose", json={"alternative": i}).status_code == 200
+        reader.readings.append(reading(laid, field))
+        assert upload(fc, gid, make_jpeg()).status_code == 201
+        results[answer] = turns(fc, gid)[-1], fc.get(f"/api/games/{gid}/questions").json["open"]
+    assert results[True] == (("red", "U", [1, 0], {"on": "E"}), 0)
+    assert results[False][0] == ("red", "U", [1, 0], {"on": "Nw"})  # the field
