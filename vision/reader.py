@@ -40,6 +40,9 @@ from .templates import Template, build_templates
 _SLOT_POS = {"Nw": (0.25, 0.0), "N": (0.5, 0.0), "Ne": (0.75, 0.0), "En": (1.0, 0.25), "E": (1.0, 0.5),
              "Es": (1.0, 0.75), "Se": (0.75, 1.0), "S": (0.5, 1.0), "Sw": (0.25, 1.0), "Ws": (0.0, 0.75),
              "W": (0.0, 0.5), "Wn": (0.0, 0.25), "C": (0.5, 0.5), "I": (0.5, 0.5)}
+#: How far inside its tile (tile sides) a foot measured just beyond the tile's edge is put
+#: (``figures.edge_foot_max``): on the segment along that edge.
+EDGE_INSET = 0.01
 
 
 @dataclass(frozen=True)
@@ -669,11 +672,24 @@ class BoardReader:
         no_snap = tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ()))
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
         out = []
+        edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         for b in blobs:
             x, y, w, h = b.bbox
             u, v = grid.to_board(np.array([b.foot]))[0]
             cell = (int(np.floor(u)), int(np.floor(v)))
             t = chosen.get(cell)
+            if t is None and edge > 0 and b.features.get("rect", 1.0) >= edge_rect:
+                # the figure's middle on a read tile, its foot measured just beyond that tile's
+                # edge: a figure standing at the very edge of the layout (photo game 1339: the
+                # last turn's knight on an E's city at the border, its foot 0.005 tile off); not
+                # a long thin sliver of the table along the tile's edge (the real skull
+                # tablecloth photo: a strip of black cloth over a G's edge)
+                mu, mv = grid.to_board(np.array([[x + w / 2, y + h / 2]]))[0]
+                mid = (int(np.floor(mu)), int(np.floor(mv)))
+                inside = (float(np.clip(u, mid[0] + EDGE_INSET, mid[0] + 1 - EDGE_INSET)),
+                          float(np.clip(v, mid[1] + EDGE_INSET, mid[1] + 1 - EDGE_INSET)))
+                if mid in chosen and np.hypot(inside[0] - u, inside[1] - v) <= edge:
+                    cell, t, (u, v) = mid, chosen[mid], inside
             fu, fv = u - cell[0], v - cell[1]
             if t is None:
                 # a tile is laid edge to edge with the board: a corner touching is a score

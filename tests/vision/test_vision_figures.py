@@ -358,6 +358,41 @@ def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     assert len(r._meeples([blob((180.0, 50.0), 1.0)], diagonal, chosen, 0, 0, 1.0)) == 1
 
 
+def test_a_figure_at_the_layouts_edge_whose_foot_falls_just_beyond_its_tile_is_kept() -> None:
+    """Photo game 1339: the last turn's knight stood on an E's city at the very edge of the
+    layout, its body over the edge, and its foot was measured 0.005 tile beyond the tile, on
+    no tile: the figure was lost. A foot at most ``figures.edge_foot_max`` beyond a read tile
+    that the middle of the figure's outline lies on is put on that tile, on the segment along
+    the edge; farther off, with the figure's middle off the tiles, or long and thin (a strip of
+    the table along the tile's edge, ``figures.edge_foot_min_rect``), it is not."""
+    from vision.reader import BoardReader
+
+    r = BoardReader()
+    edge = float(r.cfg["figures"]["edge_foot_max"])
+    assert 0 < edge < 0.25
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
+    chosen = {(0, 0): t}
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 2), rows=range(0, 1),
+                pitch_px=100.0)
+
+    def blob(foot_u: float, middle_u: float, rect: float = 0.7) -> Blob:  # foot and middle at v = 0.2
+        return Blob("red", (int(100 * middle_u) - 10, 5, 20, 30), (100.0 * foot_u, 20.0), 0.05, False, 0.9,
+                    {"cell_tile": 0.0, "rect": rect})
+
+    (m,) = r._meeples([blob(1.0 + 0.5 * edge, 0.95)], grid, chosen, 0, 0, 1.0)
+    assert m.at == (0, 0)
+    assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is Kind.FIELD  # type: ignore[index]
+    assert t.tile.segment_index_on_board(m.on, 0) == t.tile.segment_index_on_board("Ne", 0)
+    assert r._meeples([blob(1.0 + 2 * edge, 0.95)], grid, chosen, 0, 0, 1.0) == []  # too far off
+    assert r._meeples([blob(1.0 + 0.5 * edge, 1.05)], grid, chosen, 0, 0, 1.0) == []  # beside the layout
+    thin = 0.5 * float(r.cfg["figures"]["edge_foot_min_rect"])
+    assert r._meeples([blob(1.0 + 0.5 * edge, 0.95, thin)], grid, chosen, 0, 0, 1.0) == []  # a strip of table
+    r.cfg["figures"]["edge_foot_max"] = 0.0
+    assert r._meeples([blob(1.0 + 0.5 * edge, 0.95)], grid, chosen, 0, 0, 1.0) == []
+
+
 def test_meeples_report_the_figures_moved_onto_a_road() -> None:
     """A standing figure whose foot is measured just beside a road is put on the road (a foot
     is measured only so well); the reader says so (``snapped``), since such a look at the
