@@ -168,9 +168,11 @@ SNAPPED_VOTE = 0.5
 #: weighed: the photos had left a follower's feature undecided (:func:`_tied_followers`), the
 #: step asked, and the players answered (:meth:`FollowResult.figures_answered` marks each
 #: sighting of it so far). The record then holds their answer, and a marked sighting votes for
-#: the feature the record gives the follower, whatever it named (:func:`_sighting_for`). Photo game 1343: red's thief on an O's road, read on the
-#: road by its turn's photo and on the field beside it by the next, was answered "road"; the
-#: last photo read it on the field again, and 2 photos to 1 moved it there, a point short.
+#: the feature the record gives the follower, whatever it named (:func:`_sighting_for`). Photo
+#: game 1343: red's thief on an O's road, read on the road by its turn's photo and on the field
+#: beside it by the next, was answered "road"; the last photo read it on the field again, and 2
+#: photos to 1 moved it there, a point short. (A tile rewritten under the follower forgets the
+#: answer with the slots, :func:`_forget_slots`.)
 ANSWERED_MARK = "!"
 #: What the players' answer itself is worth, in photos, for the feature they chose, on top of
 #: the photos it weighed (:data:`ANSWERED_MARK`): more than :data:`FIGURE_ASK_LEAD`, so that the
@@ -2330,10 +2332,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _tied_followers(prior, game, these, then, sightings, tied), warnings,
             "the photos disagree on where a follower stands, and it changes the score: the players are asked")
-        if crossed is alternatives:
-            tied.clear()  # asked of no alternative
         # the question asks these followers' feature: an answer marks their sightings so far
         # (FollowResult.figures_answered)
+        if crossed is alternatives:
+            tied.clear()  # asked of no alternative
         alternatives = crossed
     if total is not None and reowned:
         # an earlier tile under a follower whose owner the photos set right: its question,
