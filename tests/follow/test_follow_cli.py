@@ -93,3 +93,39 @@ def test_follow_a_castle_game_from_state_files(tmp_path: Path, capsys: pytest.Ca
         [(t.player, t.tile.id if t.tile else None, t.at, t.rot) for t in rec.turns if not t.discarded]
     assert replay(record)[1].final == game.final_report().final
     assert "black laid" in text
+
+
+def test_an_answer_given_with_choose_is_kept_against_the_next_photo(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``--choose STEP:N`` is the players' answer: red's thief on a U's road, read on the road by
+    the photo of its turn and on the field beside it by the next (the photos tie, so the step
+    asks), keeps the road the answer gave against the photo after, which reads the field again;
+    without an answer the photos alone, 2 to 1, put it on the field (photo game 1343)."""
+    from scorer import Turn, load_catalog
+
+    cat = load_catalog()
+    game = Game(players=("red", "blue"))
+    game.start(cat.tiles["D"])
+    start = state_to_json(replace(game.state(), scores={}))
+    game.play(Turn("red", cat.tiles["U"], (1, 0), 0, meeple="E"))  # the road runs E-W
+    on_road = state_to_json(replace(game.state(), scores={}))
+    on_field = json.loads(json.dumps(on_road))
+    for m in on_field["meeples"]:
+        m["on"] = "N"
+    paths = []
+    for i, doc in enumerate((start, on_road, on_field, on_field)):
+        paths.append(str(tmp_path / f"s{i}.json"))
+        Path(paths[-1]).write_text(json.dumps(doc))
+
+    def follower(*choose: str) -> str:
+        out = tmp_path / "game.json"
+        assert main(["follow", *paths, *choose, "-o", str(out)]) == 0
+        text = capsys.readouterr().out
+        assert "[3]" in text and "AMBIGUOUS" in text  # the third photo asks
+        (turn,) = parse_game(json.loads(out.read_text())).turns
+        assert turn.meeple is not None
+        u = cat.tiles["U"]
+        return u.segments[u.segment_index_on_board(turn.meeple, 0)].kind.value  # type: ignore[index]
+
+    assert follower() == "field"
+    assert follower("--choose", "3:1") == "road"  # the record as it stood: the road
