@@ -2541,16 +2541,16 @@ def _answered(slot: str) -> bool:
     return slot.endswith(ANSWERED_MARK)
 
 
-def _sighting_for(t: Turn, slot: str) -> tuple[int | None, float, bool]:
-    """A sighting of turn ``t``'s follower: the segment of its tile it votes for, what the vote
-    is worth (:func:`_sighting`) and whether the reader put the foot right on it (not taken
-    beside it, :data:`SNAPPED_MARK`). A sighting the players' answer weighed votes a whole,
-    solid vote for the feature the record gives the follower (:data:`ANSWERED_MARK`)."""
+def _sighting_for(t: Turn, slot: str) -> tuple[int | None, float]:
+    """A sighting of turn ``t``'s follower: the segment of its tile it votes for and what the
+    vote is worth (:func:`_sighting`; a whole vote when the reader put the foot right on it,
+    not beside it, :data:`SNAPPED_MARK`). A sighting the players' answer weighed votes a whole
+    vote for the feature the record gives the follower (:data:`ANSWERED_MARK`)."""
     assert t.tile is not None
     if _answered(slot) and t.meeple is not None:
-        return t.tile.segment_index_on_board(t.meeple, t.rot), 1.0, True
+        return t.tile.segment_index_on_board(t.meeple, t.rot), 1.0
     bare, weight = _sighting(slot)
-    return t.tile.segment_index_on_board(bare, t.rot), weight, weight == 1.0
+    return t.tile.segment_index_on_board(bare, t.rot), weight
 
 
 def mark_answered(seen: FiguresSeen, asked: Collection[tuple[Cell, str]]
@@ -2704,7 +2704,7 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
         for p in window:
             segs: dict[int, float] = {}
             for _, on in p or ():
-                x, weight, _ = _sighting_for(t, on)
+                x, weight = _sighting_for(t, on)
                 if x is not None:
                     segs[x] = max(segs.get(x, 0.0), weight)
             for x, w in segs.items():
@@ -3532,8 +3532,8 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         answered = False
         for p in photos:
             mine = [_sighting_for(t, on) for player, on in p or () if player == t.player and on]
-            looks.update({x for x, _, _ in mine if x is not None})
-            solid.update({x for x, _, right_on in mine if x is not None and right_on})
+            looks.update({x for x, _ in mine if x is not None})
+            solid.update({x for x, w in mine if x is not None and w == 1.0})
             answered |= any(_answered(on) for player, on in p or () if player == t.player)
         current = t.tile.segment_index_on_board(t.meeple, t.rot)
         if current is None:
