@@ -81,7 +81,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, partial
 from itertools import combinations
 from typing import Any
 
@@ -225,6 +225,10 @@ EVIDENCE_SUM_MARGIN = 8.0
 #: it in the others decides it. The same for A and B, which differ only by A's short road to its
 #: monastery (:func:`_road_stub_twins`): a follower on the road hides it.
 EVIDENCE_TWIN_MARGIN = 2.0
+
+#: How far below the tile laid the photos' evidence may put another tile that
+#: :func:`_closing_tile` takes instead, where the photos since show a turn's follower gone.
+CLOSING_TILE_MARGIN = 8.0
 #: On a cell a follower covers, a tile with a coat of arms not seen is lifted to its twin
 #: without one less this (:func:`_shields_unseen`): a crest under the follower is possible, but
 #: the photos of a crest they did not see must not make the twins tie (a tie is then decided by
@@ -2082,8 +2086,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
-        for revise in (_unconfirmed, _revise_followers, _farmers_left_standing, _gone_with_their_feature,
-                       _revise_owners):
+        tile_evidence = total_now if cev is not None and evidence_total is not None else cev
+        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence), _farmers_left_standing,
+                       _gone_with_their_feature, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
@@ -2633,8 +2638,8 @@ def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game
     return fixed, _clone(game)
 
 
-def _revise_followers(record: GameRecord, seen: FiguresSeen,
-                      warnings: list[str]) -> tuple[GameRecord, Game] | None:
+def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str],
+                      evidence: _CellEvidence | _SummedEvidence | None = None) -> tuple[GameRecord, Game] | None:
     """The record with turns' followers revised from the photos since each turn, or None.
 
     A follower stands only on the tile its player laid, and stays there until its feature is
@@ -2654,7 +2659,9 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
     and at least twice as many as show a follower there, show none (the turn's photo saw a
     figure that was not placed; photo game 966: a farmer seen by the turn's photo alone stayed
     through the last two photos, when three were asked; a follower missed twice comes back with
-    the next photo that shows it, photo game 914). A sighting the reader took beside the
+    the next photo that shows it, photo game 914), unless the photos' ``evidence`` finds its
+    tile about as likely another on which its feature was completed (:func:`_closing_tile`:
+    the follower left with its points). A sighting the reader took beside the
     figure's foot (its slot marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
     beside a road is read on it from some angles), a whole vote between two features that are
     not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
@@ -2687,6 +2694,14 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
             if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty):
+                closed = _closing_tile(fixed or record, i, evidence) if evidence is not None else None
+                if closed is not None:
+                    warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
+                                    f"no follower on its tile, and its tile may be {closed[0].turns[i].tile.name()} "
+                                    f"(rot {closed[0].turns[i].rot}), which completed the follower's feature: the "
+                                    "turn is taken so")
+                    fixed, game = closed
+                    continue
                 tried = _with_turn(fixed or record, i, meeple=None)
                 if tried is not None:
                     warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
@@ -2765,6 +2780,41 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen,
             fixed, game = trial, moved
             done |= {i, j}
     return _kept(fixed, game)
+
+
+def _closing_tile(record: GameRecord, i: int, evidence: _CellEvidence | _SummedEvidence
+                  ) -> tuple[GameRecord, Game] | None:
+    """``record`` with turn ``i``'s tile replaced by one the photos' ``evidence`` finds about as
+    likely (within :data:`CLOSING_TILE_MARGIN` of the tile laid), with the turn's follower on a
+    feature of the same kind, such that the follower's feature is completed and the follower
+    leaves the board by the record's end; the likeliest such, or None.
+
+    Used where most photos since a turn show no follower on its tile: the follower may have
+    left with its completed feature, on a tile read otherwise (photo game 1356: blue's thief
+    on an A's road stub, taken for a U's road, left when red's W closed the stub; the photos
+    that showed it gone removed it from its turn, two points short)."""
+    t = record.turns[i]
+    if t.tile is None or t.at is None or t.meeple is None:
+        return None
+    current = t.tile.segment_index_on_board(t.meeple, t.rot)
+    now = evidence.score(t.at, t.tile, t.rot)
+    if current is None or now is None:
+        return None
+    kind = t.tile.segments[current].kind
+    for v, tile, rot in evidence.ranked(t.at):
+        if v < now - CLOSING_TILE_MARGIN:
+            break
+        if same_tile(tile, rot, t.tile, t.rot):
+            continue
+        for seg in tile.segments:
+            if seg.kind is not kind:
+                continue
+            trial = _changed_turn(record, i, tile=tile, rot=rot, meeple=rotate_slot(seg.slots[0], rot))
+            game = _replayed(trial)
+            if game is not None and i in _left_the_board(trial):
+                _remember(trial, game)
+                return trial, _clone(game)
+    return None
 
 
 def _moved_follower(t: Turn, kind: str, why: str) -> str:

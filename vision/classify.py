@@ -350,7 +350,8 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     learnt again beside the tiles.
 
     ``figure_cells`` (rows x cols, bool) marks the cells under a figure's foot: a figure stands
-    on a tile, so such a cell that nearly passes (``occupancy_near_ratio``) and shares a side
+    on a tile, so such a cell that nearly passes (``occupancy_figure_near_ratio``, lower than
+    ``occupancy_near_ratio``: a city tile of the table's tan under a knight) and shares a side
     with the layout holds one whatever its field green (``occupancy_figure_near``; see
     :func:`beside_tiles`)."""
     patch, n = int(cfg["patch"]), int(cfg["points"])
@@ -376,7 +377,9 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             if figure_cells is not None and cfg.get("occupancy_figure_near", False):
                 # photo game 1177: a thief on a road curve, the curve's field as green as the
                 # felt, scored -0.05; its green kept it from the tests for city tiles
-                near |= nearly & figure_cells
+                figure_bar = float(cfg.get("occupancy_figure_near_ratio", cfg.get("occupancy_near_ratio",
+                                                                                  cfg["occupancy_min_ratio"])))
+                near |= (occ_score >= figure_bar) & figure_cells
             occupied = beside_tiles(occ_score >= float(cfg["occupancy_min_ratio"]), near,
                                     int(cfg.get("occupancy_near_rounds", 0)))
         else:

@@ -14,6 +14,7 @@ from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     ANSWER_VOTES,
     ANSWERED_MARK,
+    CLOSING_TILE_MARGIN,
     CREST_BESIDE_BLUE_MIN,
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
@@ -2345,3 +2346,52 @@ def test_the_players_answer_on_a_tied_follower_is_kept_against_the_next_photo() 
     assert kind(res.record) == "road" and not res.ambiguous
     res = step(res, on_field)
     assert res.ambiguous and kind(res.record) == "road"
+
+
+@pytest.mark.parametrize("a_behind", [1.0, CLOSING_TILE_MARGIN + 1.0])
+def test_a_follower_gone_with_the_feature_of_a_tile_read_otherwise_scored_it(a_behind: float) -> None:
+    """Photo game 1356: blue's thief on an A's road stub, read as a U's road (the photos put the
+    A a little behind the U). Red's next tile closed the stub and the thief left with its two
+    points; the record's U left the road open, so the photos that no longer showed the thief
+    took it out of its turn, two points short. Where the photos find a tile about as likely
+    (within :data:`CLOSING_TILE_MARGIN` of the tile laid) on which the follower's feature was
+    completed, the turn is taken with that tile: the follower scored and left. A tile the
+    photos put far behind is no answer: the follower is taken out, as before."""
+    game = start_game()
+    res = first_step(game)
+    a, u = tile("A"), tile("U")
+    road = next(seg for seg in a.segments if seg.kind.value == "road")
+    east = next(r for r in a.rotations() if rotate_slot(road.slots[0], r) == "W")  # the stub joins the start's road
+    west = next(r for r in a.rotations() if rotate_slot(road.slots[0], r) == "E")
+    game.play(Turn("red", a, (1, 0), east, meeple="W"))
+
+    def read(g: Game, thief: bool) -> tuple[State, dict]:
+        """The photo of ``g`` with the A east of the start tile read as a U, and the thief
+        on it or not."""
+        s = photo(g)
+        tiles = tuple(replace(e, tile=u, rot=0) if e.at == (1, 0) else e for e in s.tiles)
+        meeples = tuple(m for m in s.meeples if m.at != (1, 0))
+        if thief:
+            meeples += (MeepleEntry("red", (1, 0), "W"),)
+        s = replace(s, tiles=tiles, meeples=meeples)
+        return s, evidence_for(s, {(1, 0): {("A", east): BASE + 5.0 - a_behind}})
+
+    res = step(res, *read(game, True))
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is not None
+    game.play(Turn("blue", a, (-1, 0), west))  # closes the road: the thief scores 3 and leaves
+    assert game.track["red"] == 3 and not game.figures
+    warnings: list[str] = []
+    for _ in range(2):
+        res = step(res, *read(game, False))
+        warnings += res.warnings
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    final = replay(res.record)[1].final
+    if a_behind < CLOSING_TILE_MARGIN:
+        assert laid.tile is not None and laid.tile.id == "A" and laid.meeple is not None
+        assert any("completed the follower's feature" in w for w in warnings)
+        assert final == game.final_report().final
+    else:
+        assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is None
+        assert any("show no follower on its tile" in w for w in warnings)
+        assert final["red"] == 0

@@ -734,6 +734,29 @@ def test_a_cell_under_a_figures_foot_that_nearly_passes_for_a_tile_is_read() -> 
     assert tiles <= 18 and on_tiles == 7  # the case this is for
 
 
+def test_a_city_tile_of_the_tables_tan_under_a_figure_is_read() -> None:
+    """Follow photo game 1410's last photo (orange wood): blue's knight on the C just laid at the
+    layout's end. The C is all city, of nearly the table's tan, and its cell scored -1.09, under
+    the bar for a cell beside the layout (occupancy_near_ratio -1.0): it was left out, the
+    knight reported on no tile and the city's points lost. A cell under a figure's foot has a
+    lower bar (classify.occupancy_figure_near_ratio)."""
+    from bench.bench_follow import true_states
+    from scorer import random_game
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    states, _, _ = true_states(random_game(1410, ("red", "blue"), turns=20))
+    state = states[20]
+    photo = generate(state, None, 1410 * 1000 + len(state.tiles))
+    assert len(state.tiles) == 21
+
+    def read(config: dict | None) -> tuple[int, int]:
+        """Tiles read, and figures read on a cell the reading holds a tile on."""
+        st = BoardReader(config).read(photo.jpeg, players=("red", "blue")).state
+        return len(st.tiles), sum(1 for m in st.meeples if any(t.at == m.at for t in st.tiles))
+    assert read(None) == (21, len(state.meeples))
+    assert read({"classify": {"occupancy_figure_near_ratio": -1.0}}) == (20, len(state.meeples) - 1)  # the case
+
+
 def test_a_monk_seen_from_straight_above_stands_on_its_monastery() -> None:
     """Photo game 953's first photo: two tiles from straight above, red's monk on the A's
     monastery. Its outline (the base seen from above, about twice as wide as thick) was taken
