@@ -261,6 +261,13 @@ PHANTOM_ASK_GAP = 12.0
 #: games 348-371 the true rival came within 0.7 five times in eight, while 2.5 asked 2.1 more
 #: questions a game, nearly all answered with the tile the photo liked best.
 RIVAL_ASK_GAP = 1.0
+
+#: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
+#: offered when the photos since show a follower on it that its turn's photo missed
+#: (:func:`_reowned_rivals`): the figure has hidden the same part of the tile in every photo
+#: since, and a follower added so is rare, so the question may reach further than the new tile's
+#: (photo game 1433: blue's farmer on an F's field, read as a Q's city, F 1.2 a photo behind).
+GAINED_RIVAL_GAP = 2.0
 #: The players whose figures are the coats of arms' own blue: on a tile with a shield twin where
 #: such a follower stands, the photo's crest evidence says nothing either way (the figure's foot
 #: and shadow pass for a crest, or the crest for the figure), so the photos' sum does not count
@@ -2082,6 +2089,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     reopened: set[Cell] = set()  # later turns a moved follower no longer keeps from a hidden follower
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     reowned: set[Cell] = set()  # cells of earlier turns whose follower the photos since gave another owner
+    gained: set[Cell] = set()  # cells of earlier turns without a follower that the photos since gave one
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
@@ -2097,6 +2105,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         owners = {t.at: t.player for t in unrevised.turns if t.at is not None and not t.discarded}
         reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
                    and owners[t.at] != t.player}
+        bare = {t.at for t in unrevised.turns if t.at is not None and not t.discarded and t.meeple is None}
+        gained = {t.at for t in record.turns if t.at in bare and t.meeple is not None and not t.discarded} - reowned
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
     # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
     blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
@@ -2320,6 +2330,17 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             lambda prior, these, then: _phantom_tiles(replace(prior, turns=prior.turns + these), then, game, these,
                                                       unlike), warnings,
             "a new tile unlike any that can lie there may be the table read as a tile: the players are asked")
+    if total is not None and gained:
+        # an earlier tile the photos since show a follower on, which its turn's photo missed: the
+        # question of the tile that follower may hide was never asked (photo game 1433: blue's
+        # farmer on an F's field, missed by its turn's photo and read on the city of a Q after);
+        # before the crest question of a blue follower there, which its shield twins answer
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _reowned_rivals(prior, game, these, then, total, gained,
+                                                       per_photo=GAINED_RIVAL_GAP), warnings,
+            "the photos since show a follower on an earlier tile that had none, and the tile under it may be "
+            "another: the players are asked")
     if cev is not None:
         # last: a blue follower's crest, asked with whatever else the step asks (crossed), never
         # in its place (photo game 489); before, it was dropped when another question came first,
@@ -3398,9 +3419,9 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
 
 
 def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tuple[str, ...],
-                  twin_gap: float | None = None) -> Iterator[tuple[TileType, int]]:
-    """The tiles (with their rotations) that the evidence ``ev`` ranks within
-    :data:`RIVAL_ASK_GAP` of turn ``t``'s own tile on its cell, another kind of tile (a figure
+                  twin_gap: float | None = None, gap: float = RIVAL_ASK_GAP) -> Iterator[tuple[TileType, int]]:
+    """The tiles (with their rotations) that the evidence ``ev`` ranks within ``gap``
+    (:data:`RIVAL_ASK_GAP`) of turn ``t``'s own tile on its cell, another kind of tile (a figure
     hides a part of its tile, not which way it lies), and its shield twins within ``twin_gap``
     (:func:`_shield_twins`; none without it), likeliest first."""
     if t.tile is None or t.at is None:
@@ -3409,12 +3430,12 @@ def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tupl
     if mine is None:
         return
     twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, expansions)}
-    reach = max(RIVAL_ASK_GAP, twin_gap if twin_gap is not None else RIVAL_ASK_GAP)
+    reach = max(gap, twin_gap if twin_gap is not None else gap)
     for v, rival, rot in ev.ranked(t.at):
         if v < mine - reach:
             break
-        gap = twin_gap if rival.id in twins else RIVAL_ASK_GAP
-        if rival.id == t.tile.id or gap is None or v < mine - gap:
+        within = twin_gap if rival.id in twins else gap
+        if rival.id == t.tile.id or within is None or v < mine - within:
             continue
         yield rival, rot
 
@@ -3447,8 +3468,10 @@ def _rival_question(record: GameRecord, end_game: Game, before: Game, turns: tup
 
 
 def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                    total: EvidenceTotal, reowned: Collection[Cell]) -> list[tuple[Alternative, Game]]:
-    """Alternatives for earlier tiles under a follower whose owner the photos since changed.
+                    total: EvidenceTotal, reowned: Collection[Cell], per_photo: float = 0.0
+                    ) -> list[tuple[Alternative, Game]]:
+    """Alternatives for earlier tiles under a follower whose owner the photos since changed, or
+    that the photos since gave a follower their turn's photo missed (``reowned``: their cells).
 
     A new tile under a follower is asked about when laid (:func:`_hidden_rivals`), and the
     answer is the one whose scores are the players'. When the turn was given to the wrong
@@ -3456,9 +3479,11 @@ def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     may be the wrong tile; once the photos since give the follower to its owner
     (:func:`_revise_owners`, on the ``reowned`` cells), the answers score differently and the
     question is asked again (photo game 1262: red's L, read as D under its thief, asked as
-    blue's; the owner was set right a photo later and the D stayed, a point short). Each tile
-    the photos' summed evidence (``total``) ranks within :data:`RIVAL_ASK_GAP` of the turn's,
-    and each shield twin within :data:`CREST_ASK_GAP`, with the follower on each of its features
+    blue's; the owner was set right a photo later and the D stayed, a point short); a follower
+    the turn's photo missed was never asked about (photo game 1433). Each tile
+    the photos' summed evidence (``total``) ranks within :data:`RIVAL_ASK_GAP` of the turn's (or
+    ``per_photo`` times the photos summed there, where that is more), and each shield twin
+    within :data:`CREST_ASK_GAP` (or that), with the follower on each of its features
     (:func:`_follower_slots`' order), where the record replays so and the end totals are new.
     ``record`` is the record before this step's ``turns``. Returns the record with the turns
     first, then each rival's, with their games, or []."""
@@ -3470,7 +3495,9 @@ def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     for i, t in enumerate(record.turns):
         if t.at not in reowned or t.tile is None or t.at is None or t.discarded or t.meeple is None:
             continue
-        for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=CREST_ASK_GAP):
+        gap = max(RIVAL_ASK_GAP, per_photo * summed.photos.get(t.at, 1))
+        for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=max(CREST_ASK_GAP, gap),
+                                        gap=gap):
             _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
     return _rival_question(full, end_game, before, turns, asked, out)
 

@@ -20,6 +20,8 @@ from scorer.follow import (
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
     FIGURE_ASK_LEAD,
+    GAINED_RIVAL_GAP,
+    RIVAL_ASK_GAP,
     SHIELD_UNSEEN_COST,
     SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
@@ -754,6 +756,47 @@ def test_a_tile_asked_about_under_a_follower_given_to_another_owner_is_asked_aga
     chosen = res.choose(finals.index(dict(game.final_report().final)))
     laid = next(t for t in chosen.turns if t.at == (2, 0))
     assert laid.player == "blue" and laid.tile is not None and laid.tile.id == "W" and laid.meeple == "S"
+
+
+def test_a_tile_under_a_follower_its_turns_photo_missed_is_asked_about_once_the_photos_show_it() -> None:
+    """Photo game 1433: blue's farmer on an F's field, missed by its turn's photo, which read the
+    tile as a Q; the photos after showed a figure on it, and the turn was given a follower on
+    the Q's city. The question of the tile a follower may hide is asked of a new tile only when
+    its photo shows the follower, so it never came, and the F (1.2 a photo behind) was lost.
+    Here blue's thief on a W's south road, read as a U with no follower: once the photos since
+    add the follower, the W (1.5 a photo behind, beyond the new tile's RIVAL_ASK_GAP, within
+    GAINED_RIVAL_GAP) is offered with the thief on its road, and that answer scores the game's
+    true totals."""
+    assert RIVAL_ASK_GAP < 1.5 < GAINED_RIVAL_GAP
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
+    read = _read_as(photo(game), (2, 0), "U", 0)
+    lean = evidence_for(read, {(2, 0): {("W", 0): BASE + 5.0 - 1.5}})
+    missed = replace(read, meeples=tuple(m for m in read.meeples if m.at != (2, 0)))
+    res = step(res, missed, lean)
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is None
+    asked = None
+    for _ in range(3):
+        res = step(res, read, lean)
+        if any("that had none" in w for w in res.warnings):
+            asked = res
+            break
+    assert asked is not None
+    laid = next(t for t in asked.record.turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is not None  # as the photos show it
+    finals = [dict(a.final) for a in asked.alternatives]
+    true = dict(game.final_report().final)
+    assert true in finals
+    chosen = asked.choose(finals.index(true))
+    laid = next(t for t in chosen.turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "W" and laid.meeple is not None
+    assert laid.tile.segments[laid.tile.segment_index_on_board(laid.meeple, 0)].kind.value == "road"  # type: ignore[index]
+    assert any(t.at == (2, 0) and t.tile is not None and t.tile.id == "W" and t.meeple == "S"
+               for a in asked.alternatives for t in a.record.turns)
 
 
 def test_a_tile_under_a_follower_whose_owner_stays_is_not_asked_again() -> None:

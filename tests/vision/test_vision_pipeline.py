@@ -285,11 +285,14 @@ def test_a_grid_reading_more_cells_than_the_box_has_tiles_gets_its_coarser_grid_
     found as they were then (without locate.outline_from_mask, which finds this board's pitch),
     and scored as they were then (without read.box_over_weight, under which the half pitch's
     cells, tiles' parts read as too many plain tiles, lose anyway), with the comb's pair first
-    whatever its check (locate.comb_first_min_check, which lets the board's own grid be read)."""
+    whatever its check (locate.comb_first_min_check, which lets the board's own grid be read), and
+    with a cell under a figure's foot held to the bar of the other cells beside the layout
+    (without classify.occupancy_figure_near_ratio, under which the half pitch reads 11 cells)."""
     from vision import synth
 
     photo = synth.generate(9031, synth.preset("default"), seed=9031, tiles=40)
-    then = {"locate": {"outline_from_mask": False, "comb_first_min_check": -1e9}, "read": {"box_over_weight": 0.0}}
+    then = {"locate": {"outline_from_mask": False, "comb_first_min_check": -1e9}, "read": {"box_over_weight": 0.0},
+            "classify": {"occupancy_figure_near_ratio": -1.0}}
     reading = BoardReader(then).read(photo.jpeg)
     m = compare(reading.state, photo.reading.state)
     assert len(reading.state.tiles) <= 72
