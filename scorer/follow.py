@@ -2815,8 +2815,8 @@ def _closing_tile(record: GameRecord, i: int, evidence: _CellEvidence | _SummedE
     on an A's road stub, taken for a U's road, left when red's W closed the stub; the photos
     that showed it gone removed it from its turn, two points short)."""
     t = record.turns[i]
-    if t.tile is None or t.at is None or t.meeple is None:
-        return None
+    if record.game == "castle" or t.tile is None or t.at is None or t.meeple is None:
+        return None  # (The Castle's records are left as they are, as in _farmers_left_standing)
     current = t.tile.segment_index_on_board(t.meeple, t.rot)
     now = evidence.score(t.at, t.tile, t.rot)
     if current is None or now is None:
