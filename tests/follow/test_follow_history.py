@@ -726,6 +726,29 @@ def test_a_follower_the_photos_show_in_another_colour_goes_to_that_player() -> N
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def _thief_on_a_w_read_as_a_u(behind: float) -> tuple[Game, FollowResult, State, dict]:
+    """Red laid a U east of the start tile, then blue a W east of it with a thief on its south
+    road: the game, the follow result of red's turn, the photo after blue's turn with the W read
+    as a U, and its evidence, which puts the W ``behind`` the U."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
+    read = _read_as(photo(game), (2, 0), "U", 0)
+    return game, res, read, evidence_for(read, {(2, 0): {("W", 0): BASE + 5.0 - behind}})
+
+
+def _step_until(res: FollowResult, read: State, lean: dict, words: str, tries: int = 3) -> FollowResult | None:
+    """The first of up to ``tries`` steps with the photo ``read`` (and its evidence ``lean``) whose
+    warnings say ``words``, or None."""
+    for _ in range(tries):
+        res = step(res, read, lean)
+        if any(words in w for w in res.warnings):
+            return res
+    return None
+
+
 def test_a_tile_asked_about_under_a_follower_given_to_another_owner_is_asked_again() -> None:
     """Photo game 1262: a ghost tile shifts the turn order, so blue's new tile is taken as red's.
     Its follower hides what tells the tile read (U, the follower on its field) from the true one
@@ -742,13 +765,9 @@ def test_a_tile_asked_about_under_a_follower_given_to_another_owner_is_asked_aga
     assert laid.player == "red" and laid.tile is not None and laid.tile.id == "U"
     assert any(t.at == (2, 0) and t.tile is not None and t.tile.id == "W" for a in res.alternatives
                for t in a.record.turns)
-    asked_again = None
-    for _ in range(3):
-        res = step(res, read, lean)
-        if any("asked again" in w for w in res.warnings):
-            asked_again = res
-            break
+    asked_again = _step_until(res, read, lean, "asked again")
     assert asked_again is not None
+    res = asked_again
     laid = next(t for t in res.record.turns if t.at == (2, 0))
     assert laid.player == "blue" and laid.tile is not None and laid.tile.id == "U"  # the record as read first
     finals = [dict(a.final) for a in res.alternatives]
@@ -768,23 +787,12 @@ def test_a_tile_under_a_follower_its_turns_photo_missed_is_asked_about_once_the_
     GAINED_RIVAL_GAP) is offered with the thief on its road, and that answer scores the game's
     true totals."""
     assert RIVAL_ASK_GAP < 1.5 < GAINED_RIVAL_GAP
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0))
-    res = step(res, photo(game))
-    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
-    read = _read_as(photo(game), (2, 0), "U", 0)
-    lean = evidence_for(read, {(2, 0): {("W", 0): BASE + 5.0 - 1.5}})
+    game, res, read, lean = _thief_on_a_w_read_as_a_u(1.5)
     missed = replace(read, meeples=tuple(m for m in read.meeples if m.at != (2, 0)))
     res = step(res, missed, lean)
     laid = next(t for t in res.record.turns if t.at == (2, 0))
     assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is None
-    asked = None
-    for _ in range(3):
-        res = step(res, read, lean)
-        if any("that had none" in w for w in res.warnings):
-            asked = res
-            break
+    asked = _step_until(res, read, lean, "that had none")
     assert asked is not None
     laid = next(t for t in asked.record.turns if t.at == (2, 0))
     assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is not None  # as the photos show it
@@ -802,13 +810,7 @@ def test_a_tile_under_a_follower_its_turns_photo_missed_is_asked_about_once_the_
 def test_a_tile_under_a_follower_whose_owner_stays_is_not_asked_again() -> None:
     """The same tile and question with the turn order right: no later photo changes the owner,
     and the question is not asked again."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0))
-    res = step(res, photo(game))
-    game.play(Turn("blue", tile("W"), (2, 0), 0, meeple="S"))
-    read = _read_as(photo(game), (2, 0), "U", 0)
-    lean = evidence_for(read, {(2, 0): {("W", 0): BASE + 4.7}})
+    _, res, read, lean = _thief_on_a_w_read_as_a_u(0.3)
     res = step(res, read, lean)
     assert res.ambiguous
     for _ in range(3):
