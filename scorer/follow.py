@@ -264,7 +264,7 @@ RIVAL_ASK_GAP = 1.0
 
 #: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
 #: offered when the photos since show a follower on it that its turn's photo missed
-#: (:func:`_reowned_rivals`): the figure has hidden the same part of the tile in every photo
+#: (:func:`_revised_rivals`): the figure has hidden the same part of the tile in every photo
 #: since, and a follower added so is rare, so the question may reach further than the new tile's
 #: (photo game 1433: blue's farmer on an F's field, read as a Q's city, F 1.2 a photo behind).
 GAINED_RIVAL_GAP = 2.0
@@ -2337,7 +2337,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # before the crest question of a blue follower there, which its shield twins answer
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _reowned_rivals(prior, game, these, then, total, gained,
+            lambda prior, these, then: _revised_rivals(prior, game, these, then, total, gained,
                                                        per_photo=GAINED_RIVAL_GAP), warnings,
             "the photos since show a follower on an earlier tile that had none, and the tile under it may be "
             "another: the players are asked")
@@ -2368,7 +2368,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # answered while the turn was another player's, is asked again (photo game 1262)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _reowned_rivals(prior, game, these, then, total, reowned), warnings,
+            lambda prior, these, then: _revised_rivals(prior, game, these, then, total, reowned), warnings,
             "the photos since gave a follower on an earlier tile to another player, and the tile under it may be "
             "another: the players are asked again")
     if total is not None:
@@ -2831,8 +2831,11 @@ def _closing_tile(record: GameRecord, i: int, evidence: _CellEvidence | _SummedE
             if seg.kind is not kind:
                 continue
             trial = _changed_turn(record, i, tile=tile, rot=rot, meeple=rotate_slot(seg.slots[0], rot))
-            game = _replayed(trial)
-            if game is not None and i in _left_the_board(trial):
+            try:
+                game, left = _replay_with_departures(trial)  # one replay: legal, and who left
+            except CarcamError:
+                continue
+            if i in left:
                 _remember(trial, game)
                 return trial, _clone(game)
     return None
@@ -3467,17 +3470,17 @@ def _rival_question(record: GameRecord, end_game: Game, before: Game, turns: tup
     return [(base, end_game), *out]
 
 
-def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                    total: EvidenceTotal, reowned: Collection[Cell], per_photo: float = 0.0
+def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
+                    total: EvidenceTotal, cells: Collection[Cell], per_photo: float = 0.0
                     ) -> list[tuple[Alternative, Game]]:
     """Alternatives for earlier tiles under a follower whose owner the photos since changed, or
-    that the photos since gave a follower their turn's photo missed (``reowned``: their cells).
+    that the photos since gave a follower their turn's photo missed (``cells``: their cells).
 
     A new tile under a follower is asked about when laid (:func:`_hidden_rivals`), and the
     answer is the one whose scores are the players'. When the turn was given to the wrong
     player then (a phantom turn shifted the order), no answer has their scores, and the one kept
     may be the wrong tile; once the photos since give the follower to its owner
-    (:func:`_revise_owners`, on the ``reowned`` cells), the answers score differently and the
+    (:func:`_revise_owners`), the answers score differently and the
     question is asked again (photo game 1262: red's L, read as D under its thief, asked as
     blue's; the owner was set right a photo later and the D stayed, a point short); a follower
     the turn's photo missed was never asked about (photo game 1433). Each tile
@@ -3493,7 +3496,7 @@ def _reowned_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
     for i, t in enumerate(record.turns):
-        if t.at not in reowned or t.tile is None or t.at is None or t.discarded or t.meeple is None:
+        if t.at not in cells or t.tile is None or t.at is None or t.discarded or t.meeple is None:
             continue
         gap = max(RIVAL_ASK_GAP, per_photo * summed.photos.get(t.at, 1))
         for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=max(CREST_ASK_GAP, gap),
