@@ -33,8 +33,10 @@ def outline_polygons(region: np.ndarray, cfg: dict[str, Any]) -> list[np.ndarray
     spur) and closed over ``polygon_close_frac`` of it, its dents less than ``polygon_notch_frac`` of
     it deep cut off (:func:`_notches_filled`), simplified to within each of ``polygon_eps`` of its
     perimeter: the distinct polygons with an even number of corners, 4 to
-    ``polygon_max_corners``. Empty when the region touches the photo's border (a table passing
-    for tiles: its outline says nothing)."""
+    ``polygon_max_corners``; and each again with its sides refitted to the
+    contour within ``polygon_refit_tol`` of that square root (:func:`_sides_refitted`; 0: off)
+    where that keeps its area within a tenth of the region's. Empty when the region touches the
+    photo's border (a table passing for tiles: its outline says nothing)."""
     h, w = region.shape
     mask = region.astype(np.uint8)
     area = float(mask.sum())
@@ -49,19 +51,98 @@ def outline_polygons(region: np.ndarray, cfg: dict[str, Any]) -> list[np.ndarray
     cnts, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     if not cnts:
         return []
-    c = _notches_filled(max(cnts, key=cv2.contourArea), float(cfg["polygon_notch_frac"]) * np.sqrt(area))
+    raw = max(cnts, key=cv2.contourArea)
+    c = _notches_filled(raw, float(cfg["polygon_notch_frac"]) * np.sqrt(area))
     x, y, bw, bh = cv2.boundingRect(c)
     m = float(cfg["small_border_margin"]) * max(h, w)
     if x < m or y < m or x + bw > w - 1 - m or y + bh > h - 1 - m:
         return []
     out: list[np.ndarray] = []
+    tol = float(cfg.get("polygon_refit_tol", 0.0)) * np.sqrt(area)
+    points = raw.reshape(-1, 2).astype(np.float64)
+    own = float(cv2.contourArea(raw))
     for eps in cfg["polygon_eps"]:
         poly = cv2.approxPolyDP(c, float(eps) * cv2.arcLength(c, True), True).reshape(-1, 2).astype(np.float64)
         n = len(poly)
-        if 4 <= n <= int(cfg["polygon_max_corners"]) and n % 2 == 0 \
-                and not any(len(q) == n and np.allclose(q, poly) for q in out):
-            out.append(poly)
+        if not (4 <= n <= int(cfg["polygon_max_corners"]) and n % 2 == 0):
+            continue
+        # only a polygon about the region's area: a quad simplified from a three-tile L and
+        # refitted came out squarer than the L's own lattice
+        refit = _sides_refitted(poly, points, tol) if tol > 0 else None
+        if refit is not None and abs(cv2.contourArea(refit.astype(np.float32)) - own) > 0.1 * own:
+            refit = None  # a quad over more than the board (an L's bay): not its outline
+        for q in (poly, refit):
+            if q is not None and not any(len(o) == n and np.allclose(o, q) for o in out):
+                out.append(q)
     return out
+
+
+def _sides_refitted(poly: np.ndarray, contour: np.ndarray, tol: float) -> np.ndarray | None:
+    """``poly`` with each corner moved to where the straight lines through its two sides meet,
+    each side's line the one through most of the contour points along that side (within ``tol``
+    pixels, then fitted by least squares to them): a corner that the simplification took from a
+    blob of table light beside the board, or from a figure standing on its edge, lies off both of
+    its sides' lines, which the rest of each side's points still fix (photo game 1482's second
+    photo: a corner a quarter tile off fitted three tiles to a board of two). None when a side has
+    too few points or a corner would move more than half its shorter side."""
+    n = len(poly)
+    sides = np.roll(poly, -1, axis=0) - poly
+    length = np.linalg.norm(sides, axis=1)
+    if np.any(length < 1):
+        return None
+    # each contour point's side: the nearest, if it lies along that side's middle part
+    dist = np.full((len(contour), n), np.inf)
+    for i in range(n):
+        u = sides[i] / length[i]
+        rel = contour - poly[i]
+        t = rel @ u
+        d = np.abs(rel[:, 0] * u[1] - rel[:, 1] * u[0])
+        inside = (t > 0.1 * length[i]) & (t < 0.9 * length[i])
+        dist[inside, i] = d[inside]
+    owner = np.argmin(dist, axis=1)
+    near = np.isfinite(dist[np.arange(len(contour)), owner])
+    lines = []
+    for i in range(n):
+        pts = contour[near & (owner == i)]
+        if len(pts) < 8:
+            return None
+        line = _consensus_line(pts, tol)
+        if line is None:
+            return None
+        lines.append(line)
+    out = np.empty_like(poly)
+    for i in range(n):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        a = np.array([d1, -d2]).T
+        if abs(np.linalg.det(a)) < 1e-6:
+            return None
+        s, _ = np.linalg.solve(a, p2 - p1)
+        out[i] = p1 + s * d1
+        if np.linalg.norm(out[i] - poly[i]) > min(length[i - 1], length[i]) / 2:
+            return None
+    return out
+
+
+def _consensus_line(pts: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """(point, unit direction) of the line through most of ``pts`` within ``tol`` (every pair of
+    up to 40 evenly spaced points tried: deterministic), refitted by least squares to its
+    inliers."""
+    sample = pts[np.linspace(0, len(pts) - 1, min(40, len(pts))).round().astype(int)]
+    best, best_in = None, 0
+    for i, j in itertools.combinations(range(len(sample)), 2):
+        d = sample[j] - sample[i]
+        norm = float(np.linalg.norm(d))
+        if norm < 1e-6:
+            continue
+        nrm = np.array([-d[1], d[0]]) / norm
+        inl = np.abs((pts - sample[i]) @ nrm) <= tol
+        k = int(inl.sum())
+        if k > best_in:
+            best, best_in = inl, k
+    if best is None or best_in < 2:
+        return None
+    fit = cv2.fitLine(pts[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    return np.array(fit[2:], float), np.array(fit[:2], float)
 
 
 def _notches_filled(contour: np.ndarray, depth: float) -> np.ndarray:

@@ -102,3 +102,24 @@ def test_a_region_reaching_the_photo_edge_is_no_tiny_board(cfg: dict) -> None:
     mask[0:400, 0:500] = True  # a tile-coloured table corner running off the photo
     assert outline_polygons(mask, cfg) == []
     assert outline_grids(mask, cfg) == []
+
+
+def test_a_blob_of_table_light_at_a_corner_does_not_move_the_lattice(cfg: dict) -> None:
+    """Photo game 1482's second photo: tile-coloured light on the table joined the board at one
+    corner, and a figure at the edge dented the side beside it. The simplified outline took its
+    corner from the blob, a quarter tile off, and fitted three tiles to a board of two; the
+    sides refitted to the contour put the corner back where the two sides meet."""
+    cells = [(0, 0), (1, 0)]
+    M = _camera(35.0)
+    mask = _mask(cells, M).astype(np.uint8)
+    side = float(np.linalg.norm(_apply(M, np.array([[1.0, 0.0]]))[0] - _apply(M, np.array([[0.0, 0.0]]))[0]))
+    # light on the table carrying one long side on for 0.3 of a tile past the corner
+    strip = _apply(M, np.array([[2, 0], [2.3, 0], [2.3, 0.15], [2, 0.15]], float))
+    cv2.fillConvexPoly(mask, np.round(strip).astype(np.int32), 1)
+    dent = _apply(M, np.array([[1.5, 1.0]]))[0]
+    cv2.circle(mask, tuple(np.round(dent).astype(int)), int(0.15 * side), 0, -1)
+    grids = [g for _, g in outline_grids(mask > 0, cfg)]
+    assert any(_lattice_error(g, M, cells) < 0.1 and len(g.cols) * len(g.rows) == 2 for g in grids)
+    without = dict(cfg, polygon_refit_tol=0.0)  # the counterfactual: the raw simplified corners
+    raw = [g for _, g in outline_grids(mask > 0, without)]
+    assert not any(_lattice_error(g, M, cells) < 0.1 and len(g.cols) * len(g.rows) == 2 for g in raw)
