@@ -61,16 +61,19 @@ def outline_polygons(region: np.ndarray, cfg: dict[str, Any]) -> list[np.ndarray
     tol = float(cfg.get("polygon_refit_tol", 0.0)) * np.sqrt(area)
     points = raw.reshape(-1, 2).astype(np.float64)
     own = float(cv2.contourArea(raw))
+    simplified: list[np.ndarray] = []
     for eps in cfg["polygon_eps"]:
         poly = cv2.approxPolyDP(c, float(eps) * cv2.arcLength(c, True), True).reshape(-1, 2).astype(np.float64)
         n = len(poly)
-        if not (4 <= n <= int(cfg["polygon_max_corners"]) and n % 2 == 0):
-            continue
-        # only a polygon about the region's area: a quad simplified from a three-tile L and
-        # refitted came out squarer than the L's own lattice
+        if not (4 <= n <= int(cfg["polygon_max_corners"]) and n % 2 == 0) \
+                or any(np.array_equal(p, poly) for p in simplified):
+            continue  # (several eps often simplify alike: the same refit, not fitted again)
+        simplified.append(poly)
         refit = _sides_refitted(poly, points, tol) if tol > 0 else None
         if refit is not None and abs(cv2.contourArea(refit.astype(np.float32)) - own) > 0.1 * own:
-            refit = None  # a quad over more than the board (an L's bay): not its outline
+            # not about the region's area: a quad simplified from a three-tile L, refitted over
+            # its bay, came out squarer than the L's own lattice
+            refit = None
         for q in (poly, refit):
             if q is not None and not any(len(o) == n and np.allclose(o, q) for o in out):
                 out.append(q)
@@ -128,20 +131,21 @@ def _consensus_line(pts: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray
     up to 40 evenly spaced points tried: deterministic), refitted by least squares to its
     inliers."""
     sample = pts[np.linspace(0, len(pts) - 1, min(40, len(pts))).round().astype(int)]
-    best, best_in = None, 0
-    for i, j in itertools.combinations(range(len(sample)), 2):
-        d = sample[j] - sample[i]
-        norm = float(np.linalg.norm(d))
-        if norm < 1e-6:
-            continue
-        nrm = np.array([-d[1], d[0]]) / norm
-        inl = np.abs((pts - sample[i]) @ nrm) <= tol
-        k = int(inl.sum())
-        if k > best_in:
-            best, best_in = inl, k
-    if best is None or best_in < 2:
+    i, j = np.triu_indices(len(sample), 1)  # every pair, in itertools.combinations' order
+    d = sample[j] - sample[i]
+    norm = np.linalg.norm(d, axis=1)
+    ok = norm >= 1e-6
+    if not ok.any():
         return None
-    fit = cv2.fitLine(pts[best].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
+    i, d, norm = i[ok], d[ok], norm[ok]
+    nrm = np.stack([-d[:, 1], d[:, 0]], axis=1) / norm[:, None]
+    # distance of every point from every pair's line: (pairs, points)
+    dist = np.abs(nrm @ pts.T - np.sum(nrm * sample[i], axis=1)[:, None])
+    counts = (dist <= tol).sum(axis=1)
+    best = int(np.argmax(counts))  # the first pair with the most inliers
+    if counts[best] < 2:
+        return None
+    fit = cv2.fitLine(pts[dist[best] <= tol].astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01).ravel()
     return np.array(fit[2:], float), np.array(fit[:2], float)
 
 
