@@ -21,6 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from .classify import top_view
 from .locate import Grid, _apply, _north_up, grid_pitch, same_grid
 
 # unit steps along the lattice's +x, +y, -x, -y (board frame: y down, as the image)
@@ -236,11 +237,59 @@ def _square_error(H: np.ndarray, size: tuple[int, int], focal_range: tuple[float
     return best
 
 
-def outline_grids(region: np.ndarray, cfg: dict[str, Any]) -> list[tuple[float, Grid]]:
+def inner_seams(gray: np.ndarray, grid: Grid, region: np.ndarray, cfg: dict[str, Any]) -> float:
+    """How much the grid's lines between two of its board cells are seams in the photo ``gray``:
+    the lower over the two axes of the median, over those lines, of the share of a line's middle
+    (``seam_trim`` of a tile off each end) that is an edge along it. ``region`` is the board
+    region (a cell is board when it fills ``small_fill_on`` of it). 1 with no such line.
+
+    The board is seen as a top view, ``seam_patch`` pixels a tile. A pixel is on an edge along x
+    (a horizontal line) when |d/dy|, averaged over half a tile along x, is above the
+    ``check_edge_pct`` percentile of the board's and over ``seam_dominance`` times |d/dx| averaged
+    alike (a road or a city wall slanting across the view is not a seam; a road crossing the seam
+    at right angles must not hide it); widened by ``seam_band`` of a tile
+    across the line, a lattice a few pixels off still finds its seams. A steeper lattice of the
+    same outline (four tiles for two) puts lines through the tiles' art, which are not seams."""
+    patch = int(cfg["seam_patch"])
+    nc, nr = len(grid.cols), len(grid.rows)
+    size = (nc * patch, nr * patch)
+    to_top = top_view(grid, patch)
+    top = cv2.warpPerspective(gray.astype(np.float32), to_top, size, flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
+    on = cv2.warpPerspective(region.astype(np.uint8), to_top, size, flags=cv2.INTER_NEAREST) \
+        .reshape(nr, patch, nc, patch).mean(axis=(1, 3)) >= float(cfg["small_fill_on"])
+    pair_v, pair_h = on[:, :-1] & on[:, 1:], on[:-1, :] & on[1:, :]
+    if not pair_v.any() and not pair_h.any():
+        return 1.0
+    run = max(3, patch // 2)
+    dx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
+    dy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
+    board = np.kron(on, np.ones((patch, patch), bool))
+    band = 2 * max(1, int(round(float(cfg["seam_band"]) * patch))) + 1
+    trim = int(round(float(cfg["seam_trim"]) * patch))
+    pct, dominance = float(cfg["check_edge_pct"]), float(cfg["seam_dominance"])
+    shares = []
+    for along, across, lines in ((dy, dx, pair_h), (dx, dy, pair_v)):
+        # along x for |d/dy| (horizontal lines); the vertical lines' case is the transpose
+        kernel = (run, 1) if along is dy else (1, run)
+        a, c = cv2.blur(along, kernel), cv2.blur(across, kernel)
+        e = ((a > np.percentile(a[board], pct)) & (a > dominance * c)).astype(np.uint8)
+        e = cv2.dilate(e, np.ones((band, 1) if along is dy else (1, band), np.uint8))
+        if along is dx:
+            e, lines = e.T, lines.T  # vertical lines as rows of the transpose
+        shares.append([float(e[(r + 1) * patch, c * patch + trim:(c + 1) * patch - trim].mean())
+                       for r, c in zip(*np.nonzero(lines))])
+    return min((float(np.median(s)) for s in shares if s), default=1.0)
+
+
+def outline_grids(region: np.ndarray, cfg: dict[str, Any],
+                  gray: np.ndarray | None = None) -> list[tuple[float, Grid]]:
     """Grid hypotheses of a tiny board from its outline polygon (module docstring), best first:
     (-square error, grid) for every lattice polygon whose corners the homography fits within
-    ``polygon_fit_tol`` of a tile side and whose tiles are square within ``polygon_square_cos``;
-    at most ``polygon_keep``. Empty when the region is not a tiny board's outline."""
+    ``polygon_fit_tol`` of a tile side and whose tiles are square within ``polygon_square_cos``,
+    and, given the photo ``gray``, whose lines between two tiles are seams (:func:`inner_seams`
+    at least ``small_seam_min``); at most ``polygon_keep``. Empty when the region is not a tiny
+    board's outline."""
     h, w = region.shape
     found: list[tuple[float, Grid]] = []
     for poly, corners in ((p, c) for p in outline_polygons(region, cfg) for c in _multiples_dropped(
@@ -264,8 +313,11 @@ def outline_grids(region: np.ndarray, cfg: dict[str, Any]) -> list[tuple[float, 
         if not len(cols) or not len(rows):
             continue
         g = Grid(H=Hn, cols=cols, rows=rows, pitch_px=grid_pitch(Hn, cols, rows), outline=True, polygon=True)
-        if not any(same_grid(g, f) for _, f in found):
-            found.append((-err, g))
+        if any(same_grid(g, f) for _, f in found):
+            continue
+        if gray is not None and inner_seams(gray, g, region, cfg) < float(cfg["small_seam_min"]):
+            continue
+        found.append((-err, g))
     found.sort(key=lambda t: -t[0])
     return found[: int(cfg["polygon_keep"])]
 

@@ -558,7 +558,8 @@ class BoardReader:
             # board's tiles wrongly: alone, their seams unchecked, a polygon's grids won over the
             # comb's right one on 2 of bench_grid --small's 24 test photos (91.7% -> 83.3%)
             _, _, tilecol, lcfg = first[0]
-            for _, grid in outline_grids(board_region(tilecol), lcfg):
+            gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
+            for _, grid in outline_grids(board_region(tilecol), lcfg, gray):
                 if not any(same_grid(grid, g) for g, _, _ in out):
                     out.append((grid, tilecol, lcfg))
         if spare is not None:

@@ -9,7 +9,7 @@ import pytest
 
 from vision.config import load_config
 from vision.locate import _apply
-from vision.outline import _square_error, lattice_corners, outline_grids, outline_polygons
+from vision.outline import _square_error, inner_seams, lattice_corners, outline_grids, outline_polygons
 
 W, H = 1200, 900
 
@@ -123,3 +123,45 @@ def test_a_blob_of_table_light_at_a_corner_does_not_move_the_lattice(cfg: dict) 
     without = dict(cfg, polygon_refit_tol=0.0)  # the counterfactual: the raw simplified corners
     raw = [g for _, g in outline_grids(mask > 0, without)]
     assert not any(_lattice_error(g, M, cells) < 0.1 and len(g.cols) * len(g.rows) == 2 for g in raw)
+
+
+def _photo(tiles: int, M: np.ndarray, seams: bool = True) -> np.ndarray:
+    """A grey photo of ``tiles`` tiles in a row seen through ``M``: fields with grain, a road
+    along the row, a few trees, and (with ``seams``) dark seams between the tiles."""
+    P = 200
+    rng = np.random.default_rng(0)
+    top = cv2.GaussianBlur(np.full((P, tiles * P), 110, np.float32)
+                           + rng.normal(0, 6, (P, tiles * P)).astype(np.float32), (0, 0), 2)
+    top[int(0.45 * P):int(0.55 * P), :] = 200  # a road along the row, across every seam
+    for x, y in rng.uniform(0.1, 0.9, (4 * tiles, 2)) * [tiles * P, P]:
+        cv2.circle(top, (int(x), int(y)), int(0.04 * P), 60, -1)
+    for k in range(1, tiles if seams else 1):
+        top[:, k * P - 1:k * P + 1] = 50
+    return cv2.warpPerspective(top, M @ np.diag([1 / P, 1 / P, 1.0]), (W, H), borderValue=180)
+
+
+@pytest.mark.parametrize("tilt", [35.0, 70.0])
+def test_a_lattice_with_lines_through_the_art_is_dropped_for_the_seams(cfg: dict, tilt: float) -> None:
+    """Photo game 1490's second photo, two tiles seen steeply: a lattice of the same outline with
+    more, stretched cells passed for square and read four tiles. Its lines cross the tiles'
+    art, not their seams; given the photo, only the lattice on the seams is kept."""
+    cells = [(0, 0), (1, 0)]
+    M = _camera(tilt)
+    mask = _mask(cells, M)
+    photo = _photo(2, M)
+    outline_only = [g for _, g in outline_grids(mask, cfg)]
+    assert any(_lattice_error(g, M, cells) > 0.3 for g in outline_only)  # the wrong lattice fits the outline
+    kept = [g for _, g in outline_grids(mask, cfg, photo)]
+    assert any(_lattice_error(g, M, cells) < 0.1 and len(g.cols) * len(g.rows) == 2 for g in kept)
+    assert all(_lattice_error(g, M, cells) < 0.1 for g in kept)
+
+
+def test_inner_seams_sees_the_seam_and_not_plain_art(cfg: dict) -> None:
+    """The true lattice of two tiles: its line between them is a seam where the photo shows one
+    (even with the road crossing it), and not where the fields run on unbroken."""
+    cells = [(0, 0), (1, 0)]
+    M = _camera(50.0)
+    mask = _mask(cells, M)
+    grid = next(g for _, g in outline_grids(mask, cfg) if _lattice_error(g, M, cells) < 0.1)
+    assert inner_seams(_photo(2, M), grid, mask, cfg) >= float(cfg["small_seam_min"])
+    assert inner_seams(_photo(2, M, seams=False), grid, mask, cfg) < float(cfg["small_seam_min"])
