@@ -59,6 +59,7 @@ from scorer.castle_rules import CastleGame, random_castle_game  # noqa: E402
 from scorer.catalog import load_catalog  # noqa: E402
 from scorer.follow import FollowError, Transform, align, follow_step, new_game, same_tile, transform_state  # noqa: E402
 from scorer.formats import GameRecord  # noqa: E402
+from scorer.geometry import rotate_slot  # noqa: E402
 
 MODES = ("every photo", "10% skipped", "2% misread")
 
@@ -152,7 +153,8 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
            read: Any = None, from_start: bool = False,
            retakes_allowed: int = 1,
            finals: list[dict[str, int]] | None = None,
-           remember: GameRecord | None = None) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
+           remember: GameRecord | None = None,
+           truth: GameRecord | None = None) -> tuple[GameRecord, int, bool, list[float], int, int, int]:
     """Follow the photos; with ``ask``, answer each question with the true alternative.
     ``read(state, prior, take)`` turns a state into the follower's input (photo ``take`` of it
     read by the reader; None when the reader cannot read it); ``from_start`` tells the follower
@@ -166,7 +168,13 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     too (alternatives with one track differ in what only the end of the game scores). With
     ``remember`` (the true record: players remember what they laid), of several such alternatives
     the one holding most of the true turns' tiles (:func:`turns_right`) is answered; without it,
-    the first (the players know only the scores)."""
+    the first (the players know only the scores). With ``truth`` (the true record), where no
+    alternative has the true final totals (another follower was misread too, which no question
+    asked of), the one with most turns' followers on their true features
+    (:func:`followers_right`): the players answer what the question asks of the table, where
+    their followers stand (photo game 1491: blue's farmer read as a knight and red's knight in
+    that city as a farmer; asked whether blue stands on the city or the field, neither answer
+    gave the true totals, and the first, the city, was taken)."""
     record: GameRecord | None = None
     previous: State | None = None
     questions, offered, warnings, retakes, left_out = 0, True, 0, 0, 0
@@ -207,7 +215,12 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             questions += 1
             hits = [i for i, a in enumerate(res.alternatives) if dict(a.track) == track]
             if finals is not None and len(hits) > 1:
-                hits = [i for i in hits if dict(res.alternatives[i].final) == finals[k]] or hits
+                true_end = [i for i in hits if dict(res.alternatives[i].final) == finals[k]]
+                if not true_end and truth is not None:
+                    # none is the truth (another follower misread too): the players answer what
+                    # the question asks of the table, where their followers stand
+                    true_end = sorted(hits, key=lambda i: -followers_right(truth, res.alternatives[i].record))
+                hits = true_end or hits
             if remember is not None and len(hits) > 1:
                 hits = sorted(hits, key=lambda i: -turns_right(remember, res.alternatives[i].record)[0])
             hit = hits[0] if hits else None
@@ -270,6 +283,31 @@ def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     return good, len(true_turns)
 
 
+def followers_right(truth: GameRecord, followed: GameRecord) -> int:
+    """How many true turns the followed record holds with the same tile and its follower on the
+    same feature of it (or none on both), once the followed board is aligned onto the true one."""
+    true_game = new_game(truth)
+    ref = {c: (p.tile, p.rot) for c, p in true_game.board.tiles.items()}
+    t, _ = align(ref, new_game(followed).state())
+    laid = {t.cell(u.at): (u.tile, t.tile_rot(u.rot), t.slot(u.meeple) if u.meeple else None) for u in followed.turns
+            if u.at is not None and u.tile is not None and not u.discarded}
+    good = 0
+    for u in truth.turns:
+        if u.at is None or u.tile is None or u.discarded or u.at not in laid:
+            continue
+        tile, rot, on = laid[u.at]
+        if not same_tile(u.tile, u.rot, tile, rot):
+            continue
+        good += _feature_slots(tile, rot, on) == _feature_slots(u.tile, u.rot, u.meeple)
+    return good
+
+
+def _feature_slots(tile: Any, rot: int, on: str | None) -> frozenset[str] | None:
+    """The board slots of the segment under a follower on slot ``on`` (None: no follower)."""
+    i = tile.segment_index_on_board(on, rot) if on else None
+    return None if i is None else frozenset(rotate_slot(x, rot) for x in tile.segments[i].slots)
+
+
 RETAKE_SEED = 500  # a retaken photo: the same board rendered with this added to its seed
 
 
@@ -330,7 +368,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     try:
         rec, out.questions, _, step_seconds, warnings, out.retakes, out.left_out = follow(
             states, tracks, True, read, from_start=not castle, retakes_allowed=retakes, finals=finals,
-            remember=record if remember else None)
+            remember=record if remember else None, truth=record)
     except Exception as exc:  # the reader is young: report its failure, go on with the next game
         out.failed = True
         out.line = f"  photos seed {seed}: FAILED ({type(exc).__name__}: {exc})"
