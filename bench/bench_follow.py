@@ -21,7 +21,10 @@ true track), ``unasked`` always takes the first alternative. ``--photos`` also r
 ``vision.reader`` exist (the game followed from its start tile: ``follow_step(from_start=True)``,
 each photo read with the previous corrected state as prior and followed with the reader's
 per-cell evidence, ``--no-evidence`` for the reading alone), printing the share of games right
-and the share of turns whose inferred tile is the true one. A photo the reader cannot read or
+and the share of turns whose inferred tile is the true one (a photo game's question is answered
+with the alternative whose track and end totals are true; where none has the true end totals,
+another follower misread too, the one with most followers on their true features, as players
+who look at where their followers stand would answer). A photo the reader cannot read or
 the follower does not use (it says why) is taken again once (rendered anew), as the player
 told so would (``--retakes``, 0 for none); if that fails too the game goes on without it
 (both counted). ``--photo-skip 0.1`` skips photos as the ``10% skipped`` mode does, through
