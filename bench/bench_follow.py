@@ -272,36 +272,36 @@ def _run(args: tuple[int, str, str]) -> GameOutcome:
     return run_game(*args)
 
 
+def _laid_aligned(truth: GameRecord, followed: GameRecord) -> dict[tuple[int, int], tuple[Any, int, str | None]]:
+    """The followed record's laid tiles, (tile, rotation, follower's slot or None) by cell, in the
+    true record's frame (the followed board aligned onto the true one)."""
+    ref = {c: (p.tile, p.rot) for c, p in new_game(truth).board.tiles.items()}
+    t, _ = align(ref, new_game(followed).state())
+    return {t.cell(u.at): (u.tile, t.tile_rot(u.rot), t.slot(u.meeple) if u.meeple else None) for u in followed.turns
+            if u.at is not None and u.tile is not None and not u.discarded}
+
+
 def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     """How many of the true turns' tiles the followed record holds (same tile, same orientation,
     on the same cell once the followed board is aligned onto the true one), and how many true
     turns laid a tile."""
-    true_game = new_game(truth)
-    ref = {c: (p.tile, p.rot) for c, p in true_game.board.tiles.items()}
-    t, _ = align(ref, new_game(followed).state())
-    laid = {t.cell(u.at): (u.tile, t.tile_rot(u.rot)) for u in followed.turns
-            if u.at is not None and u.tile is not None and not u.discarded}
+    laid = _laid_aligned(truth, followed)
     true_turns = [u for u in truth.turns if u.at is not None and u.tile is not None and not u.discarded]
-    good = sum(1 for u in true_turns if u.at in laid and same_tile(u.tile, u.rot, *laid[u.at]))
+    good = sum(1 for u in true_turns if u.at in laid and same_tile(u.tile, u.rot, *laid[u.at][:2]))
     return good, len(true_turns)
 
 
 def followers_right(truth: GameRecord, followed: GameRecord) -> int:
     """How many true turns the followed record holds with the same tile and its follower on the
     same feature of it (or none on both), once the followed board is aligned onto the true one."""
-    true_game = new_game(truth)
-    ref = {c: (p.tile, p.rot) for c, p in true_game.board.tiles.items()}
-    t, _ = align(ref, new_game(followed).state())
-    laid = {t.cell(u.at): (u.tile, t.tile_rot(u.rot), t.slot(u.meeple) if u.meeple else None) for u in followed.turns
-            if u.at is not None and u.tile is not None and not u.discarded}
+    laid = _laid_aligned(truth, followed)
     good = 0
     for u in truth.turns:
         if u.at is None or u.tile is None or u.discarded or u.at not in laid:
             continue
         tile, rot, on = laid[u.at]
-        if not same_tile(u.tile, u.rot, tile, rot):
-            continue
-        good += _feature_slots(tile, rot, on) == _feature_slots(u.tile, u.rot, u.meeple)
+        if same_tile(u.tile, u.rot, tile, rot):
+            good += _feature_slots(tile, rot, on) == _feature_slots(u.tile, u.rot, u.meeple)
     return good
 
 

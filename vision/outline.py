@@ -254,7 +254,7 @@ def inner_seams(gray: np.ndarray, grid: Grid, region: np.ndarray, cfg: dict[str,
     nc, nr = len(grid.cols), len(grid.rows)
     size = (nc * patch, nr * patch)
     to_top = top_view(grid, patch)
-    top = cv2.warpPerspective(gray.astype(np.float32), to_top, size, flags=cv2.INTER_LINEAR,
+    top = cv2.warpPerspective(gray.astype(np.float32, copy=False), to_top, size, flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
     on = cv2.warpPerspective(region.astype(np.uint8), to_top, size, flags=cv2.INTER_NEAREST) \
         .reshape(nr, patch, nc, patch).mean(axis=(1, 3)) >= float(cfg["small_fill_on"])
@@ -265,18 +265,15 @@ def inner_seams(gray: np.ndarray, grid: Grid, region: np.ndarray, cfg: dict[str,
     dx = np.abs(cv2.Sobel(top, cv2.CV_32F, 1, 0, ksize=3))
     dy = np.abs(cv2.Sobel(top, cv2.CV_32F, 0, 1, ksize=3))
     board = np.kron(on, np.ones((patch, patch), bool))
-    band = 2 * max(1, int(round(float(cfg["seam_band"]) * patch))) + 1
+    band = np.ones((2 * max(1, int(round(float(cfg["seam_band"]) * patch))) + 1, 1), np.uint8)
     trim = int(round(float(cfg["seam_trim"]) * patch))
     pct, dominance = float(cfg["check_edge_pct"]), float(cfg["seam_dominance"])
     shares = []
-    for along, across, lines in ((dy, dx, pair_h), (dx, dy, pair_v)):
-        # along x for |d/dy| (horizontal lines); the vertical lines' case is the transpose
-        kernel = (run, 1) if along is dy else (1, run)
-        a, c = cv2.blur(along, kernel), cv2.blur(across, kernel)
-        e = ((a > np.percentile(a[board], pct)) & (a > dominance * c)).astype(np.uint8)
-        e = cv2.dilate(e, np.ones((band, 1) if along is dy else (1, band), np.uint8))
-        if along is dx:
-            e, lines = e.T, lines.T  # vertical lines as rows of the transpose
+    # horizontal lines (|d/dy| along x), then the vertical ones as the horizontal lines of the
+    # transposed view
+    for along, across, lines, inside in ((dy, dx, pair_h, board), (dx.T, dy.T, pair_v.T, board.T)):
+        a, c = cv2.blur(along, (run, 1)), cv2.blur(across, (run, 1))
+        e = cv2.dilate(((a > np.percentile(a[inside], pct)) & (a > dominance * c)).astype(np.uint8), band)
         shares.append([float(e[(r + 1) * patch, c * patch + trim:(c + 1) * patch - trim].mean())
                        for r, c in zip(*np.nonzero(lines))])
     return min((float(np.median(s)) for s in shares if s), default=1.0)
@@ -291,6 +288,7 @@ def outline_grids(region: np.ndarray, cfg: dict[str, Any],
     at least ``small_seam_min``); at most ``polygon_keep``. Empty when the region is not a tiny
     board's outline."""
     h, w = region.shape
+    gray = None if gray is None else gray.astype(np.float32, copy=False)  # once, not a grid each
     found: list[tuple[float, Grid]] = []
     for poly, corners in ((p, c) for p in outline_polygons(region, cfg) for c in _multiples_dropped(
             lattice_corners(p, int(cfg["small_max_tiles"]), int(cfg["polygon_max_len"])))):
