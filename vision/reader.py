@@ -1062,13 +1062,17 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
         if coverage is not None and a[0] > 0:
             gain *= coverage(a)
         return float(a[0] * gain * (n / max(1, len(a[3]))) ** power)
-    # a tiny board's photo (its outline polygon gave grids): how much each grid's cells look
+    # a tiny board's photo (its outline polygon gave grids, or a locate variant fitted one to the
+    # board's outline, locate._blob_grid): how much each grid's cells look
     # like the tiles read on them (mean log-likelihood) counts too, which tells grids apart that
     # score alike: the outline fits a lattice a tile longer or twice as fine as well, and each
     # reads its two or three cells as consistently, but their cells are not a tile's (photo
     # games 552, 559). (On every photo, it moved a few near ties of 40-tile boards: test split
-    # scans 1 tile fewer, procedural 1 figure fewer.)
-    tiny = any(getattr(a[1], "polygon", False) for a in attempts)
+    # scans 1 tile fewer, procedural 1 figure fewer.) Two variants' outline grids of a two-tile
+    # board on orange wood both read two consistent cells (photo game 1582's second photo): the
+    # one a third of a tile too long held more of the tile-coloured pixels (the wood's), and
+    # only how its cells looked (-0.77 against -0.41) told it.
+    tiny = any(getattr(a[1], "polygon", False) or getattr(a[1], "outline", False) for a in attempts)
     look_w = float(cfg.get("looks_weight", 0.0)) if tiny else 0.0
 
     def looks(a: tuple[Any, ...]) -> float:

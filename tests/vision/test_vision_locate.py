@@ -426,6 +426,34 @@ def test_choose_attempt_trusts_a_tiny_boards_outline_grid() -> None:
     assert choose_attempt([bad, other], 0.75, None, [], cfg) is other
 
 
+def test_of_two_outline_grids_the_one_whose_cells_look_like_tiles_is_read() -> None:
+    """Photo game 1582's second photo (a two-tile board on orange wood): two locate variants fit
+    grids to the board's outline, each reading two consistent cells. The one a third of a tile
+    too long holds more of the tile-coloured pixels (the wood's) but its cells look less like the
+    tiles read on them (mean log-likelihood -0.77 against -0.41): with ``looks_weight`` the
+    outline grids are told by how their cells look, as the polygon's grids are."""
+    from types import SimpleNamespace
+
+    from vision.reader import choose_attempt
+
+    def att(looks: float, cover: float) -> tuple:
+        cells = {(0, 0): looks, (1, 0): looks}
+        return (2.0, SimpleNamespace(outline=True, cover=cover), None, cells, None, cells)
+
+    def coverage(a: tuple) -> float:
+        return float(a[1].cover)
+
+    long, right = att(-0.77, 0.98), att(-0.41, 0.80)
+    cfg = {"outline_bonus": 1.6}
+    assert choose_attempt([long, right], 0.75, None, [], cfg, coverage) is long  # coverage alone
+    cfg["looks_weight"] = 2.0
+    assert choose_attempt([long, right], 0.75, None, [], cfg, coverage) is right
+    assert choose_attempt([right, long], 0.75, None, [], cfg, coverage) is right
+    # on a big board's grids (no outline fitted) the looks do not count
+    big = [(a[0], SimpleNamespace(cover=a[1].cover), *a[2:]) for a in (long, right)]
+    assert choose_attempt(big, 0.75, None, [], cfg, coverage) is big[0]
+
+
 def test_the_boards_outline_outweighs_roads_in_finding_the_vanishing_points() -> None:
     """Printed roads and city walls inside the tiles are straight too, and where the seams are
     faint they can outnumber the tile edges: the edges along the board's outline (tile on one
