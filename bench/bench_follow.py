@@ -48,7 +48,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -177,7 +177,12 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     (:func:`followers_right`): the players answer what the question asks of the table, where
     their followers stand (photo game 1491: blue's farmer read as a knight and red's knight in
     that city as a farmer; asked whether blue stands on the city or the field, neither answer
-    gave the true totals, and the first, the city, was taken)."""
+    gave the true totals, and the first, the city, was taken). Where several have the true
+    totals, the first of those with most followers standing where they stand on the table,
+    whatever the tiles under them (photo game 1596: asked whether blue put no follower, one on
+    the road or one on a field of a tile in glare, "none" and the true farmer ended alike then and
+    "none" was taken; tiles the players would have to remember or lift a follower to see, such as
+    a crest under it, stay the first's, as without ``remember``)."""
     record: GameRecord | None = None
     previous: State | None = None
     questions, offered, warnings, retakes, left_out = 0, True, 0, 0, 0
@@ -216,17 +221,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
         hit = None
         if res.ambiguous:
             questions += 1
-            hits = [i for i, a in enumerate(res.alternatives) if dict(a.track) == track]
-            if finals is not None and len(hits) > 1:
-                true_end = [i for i in hits if dict(res.alternatives[i].final) == finals[k]]
-                if not true_end and truth is not None:
-                    # none is the truth (another follower misread too): the players answer what
-                    # the question asks of the table, where their followers stand
-                    true_end = sorted(hits, key=lambda i: -followers_right(truth, res.alternatives[i].record))
-                hits = true_end or hits
-            if remember is not None and len(hits) > 1:
-                hits = sorted(hits, key=lambda i: -turns_right(remember, res.alternatives[i].record)[0])
-            hit = hits[0] if hits else None
+            hit = answer(res.alternatives, track, finals[k] if finals is not None else None, truth, remember)
             offered &= hit is not None
         previous, total, figures = res.corrected_state, res.evidence_total, res.figures_seen
         if ask and hit is not None:
@@ -234,6 +229,32 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             figures = res.figures_answered()  # the players' answer is kept against the next photos
     assert record is not None
     return record, questions, offered, seconds, warnings, retakes, left_out
+
+
+def answer(alternatives: Sequence[Any], track: dict[str, int], final: dict[str, int] | None = None,
+           truth: GameRecord | None = None, remember: GameRecord | None = None) -> int | None:
+    """The index of the alternative the simulated players answer (see :func:`follow`), or None
+    when none has the true ``track``: of those with it, those whose end totals are ``final``;
+    where none is, the one with most followers on their true features (with ``truth``); where
+    several are, the first with most followers standing where they stand on the table, whatever
+    the tiles under them (with ``truth``), or with ``remember`` the one holding most of the tiles
+    laid."""
+    hits = [i for i, a in enumerate(alternatives) if dict(a.track) == track]
+    if final is not None and len(hits) > 1:
+        true_end = [i for i in hits if dict(alternatives[i].final) == final]
+        if not true_end and truth is not None:
+            # none is the truth (another follower misread too): the players answer what the
+            # question asks of the table, where their followers stand
+            true_end = sorted(hits, key=lambda i: -followers_right(truth, alternatives[i].record))
+        elif len(true_end) > 1 and truth is not None:
+            # several end alike: the one that puts the followers where they stand on the table
+            # (what the players see, not the tiles under them: of those, the first)
+            true_end = sorted(true_end, key=lambda i: -followers_right(truth, alternatives[i].record,
+                                                                       same_tiles=False))
+        hits = true_end or hits
+    if remember is not None and len(hits) > 1:
+        hits = sorted(hits, key=lambda i: -turns_right(remember, alternatives[i].record)[0])
+    return hits[0] if hits else None
 
 
 def run_game(seed: int, mode: str, game: str = "base") -> GameOutcome:
@@ -291,16 +312,17 @@ def turns_right(truth: GameRecord, followed: GameRecord) -> tuple[int, int]:
     return good, len(true_turns)
 
 
-def followers_right(truth: GameRecord, followed: GameRecord) -> int:
-    """How many true turns the followed record holds with the same tile and its follower on the
-    same feature of it (or none on both), once the followed board is aligned onto the true one."""
+def followers_right(truth: GameRecord, followed: GameRecord, same_tiles: bool = True) -> int:
+    """How many true turns the followed record holds with the same tile (with ``same_tiles``;
+    else any tile) and its follower on the same part of the board, the same feature's slots (or
+    none on both), once the followed board is aligned onto the true one."""
     laid = _laid_aligned(truth, followed)
     good = 0
     for u in truth.turns:
         if u.at is None or u.tile is None or u.discarded or u.at not in laid:
             continue
         tile, rot, on = laid[u.at]
-        if same_tile(u.tile, u.rot, tile, rot):
+        if not same_tiles or same_tile(u.tile, u.rot, tile, rot):
             good += _feature_slots(tile, rot, on) == _feature_slots(u.tile, u.rot, u.meeple)
     return good
 

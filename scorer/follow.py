@@ -415,6 +415,13 @@ def _final_key(game: Game) -> tuple[tuple[str, int], ...]:
     return _totals_key(game.final_report().final)
 
 
+def _standing_key(game: Game) -> tuple[Any, ...]:
+    """:func:`_final_key` of ``game`` with the followers standing on its board (player, cell,
+    feature's segment): a follower placed where it scores nothing yet is another outcome than
+    none, since the game goes on (a farmer in a field whose cities are still open)."""
+    return (_final_key(game), tuple(sorted(_engine_figures(game).elements())))
+
+
 def _foreign(tile: TileType, board: Board) -> bool:
     """Whether ``tile`` belongs to the other game than ``board`` (The Castle's tiles go inside
     a wall, :attr:`Board.layout`; the base game's and its expansions' tiles do not)."""
@@ -3294,17 +3301,19 @@ def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
 
 
 def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], before: Game, summary: str,
-                         finals: set[tuple[Any, ...]], **changes: Any) -> tuple[Alternative, Game] | None:
+                         finals: set[tuple[Any, ...]], standing: bool = False,
+                         **changes: Any) -> tuple[Alternative, Game] | None:
     """``record`` with turn ``i`` changed (``changes``: the fields of :class:`Turn`, as for
     :func:`_with_turn`: a shield twin or a rival for its tile, another slot for its follower) as
     an alternative for this step's ``turns`` (with its game), or None when the game does not
-    replay so or its end totals are among ``finals`` already (which it then joins)."""
+    replay so or its end totals (with ``standing``, and the followers on the board:
+    :func:`_standing_key`) are among ``finals`` already (which it then joins)."""
     tried = _with_turn(record, i, **changes)
     if tried is None:
         return None
     rec, g = tried
     alt = _outcome(turns, rec, g, before, summary)
-    key = _totals_key(alt.final)
+    key = _standing_key(g) if standing else _totals_key(alt.final)
     if key in finals:
         return None
     finals.add(key)
@@ -3362,16 +3371,18 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
 
 def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                     options: Callable[[Turn], Iterable[tuple[str, dict[str, Any]]]],
-                    as_read: Callable[[Turn], str], earlier: Iterable[int] = ()) -> list[tuple[Alternative, Game]]:
+                    as_read: Callable[[Turn], str], earlier: Iterable[int] = (),
+                    standing: bool = False) -> list[tuple[Alternative, Game]]:
     """A question about this step's ``turns`` (and the ``earlier`` turns of ``record``, by index):
     ``record`` as it is first (its summary the asked turns as read, ``as_read``), then, for each
     turn, ``record`` with that turn changed as each of its ``options`` says ((summary, changes to
     the turn) pairs, see :func:`_changed_alternative`) where the game replays so and its end
-    totals are new; with their games, or [] when no option makes a difference."""
+    totals (with ``standing``, and the followers on the board) are new; with their games, or []
+    when no option makes a difference."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
-    base_final = _final_key(end_game)
+    base_final = _standing_key(end_game) if standing else _final_key(end_game)
     finals = {base_final}
     # an earlier turn's question first (it is overdue), its answers kept even where a later
     # answer scores the same: they say different things about the board
@@ -3381,7 +3392,7 @@ def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tup
         if i == base_i and past:
             finals = {base_final}
         for summary, changes in options(t):
-            got = _changed_alternative(record, i, turns, before, summary, finals, **changes)
+            got = _changed_alternative(record, i, turns, before, summary, finals, standing, **changes)
             if got is None:
                 continue
             if t not in asked:
@@ -3809,7 +3820,8 @@ def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: t
     (:func:`_revise_followers`), may never come (photo game 860: blue's thief on the last
     turn's S, in a lamp's glare, scored nothing). Returns ``record`` as it is first, then with
     each such turn given a follower on each feature of its tile (where the game replays so and
-    its end totals are new), with their games, or []."""
+    its end totals or the followers it leaves on the board are new: a farmer in a field that
+    scores nothing yet is not no follower, photo game 1596), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.at not in unread or t.tile is None or t.meeple is not None or t.discarded or t.take_back is not None:
             return []
@@ -3817,7 +3829,7 @@ def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: t
         return [(_late_question(t, slot), {"meeple": slot}) for slot in slots]
 
     return _turn_questions(record, end_game, before, turns, options,
-                           lambda t: f"{t.player} put no follower on the tile at {list(t.at or ())}")
+                           lambda t: f"{t.player} put no follower on the tile at {list(t.at or ())}", standing=True)
 
 
 def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],

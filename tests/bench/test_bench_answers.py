@@ -47,3 +47,32 @@ def test_followers_right_takes_any_slot_of_the_feature_and_any_frame() -> None:
                 meeple=rotate_slot(u.meeple, 90) if u.meeple and u.meeple not in ("C", "I") else u.meeple)
         if u.at is not None else u for u in truth.turns))
     assert followers_right(truth, turned) == n
+
+
+def test_of_answers_that_end_alike_the_players_answer_where_their_followers_stand() -> None:
+    """Photo game 1596: asked whether blue put no follower, one on the road or one on a field of
+    a new tile the photo could not recognise (a lamp's glare), "none" and the true farmer ended
+    alike then; the first, "none", was taken and blue ended a point short. The players answer
+    what the table shows, where their followers stand: of the answers with the true totals, the
+    one that puts the followers where they are. Tiles under the followers are not what they see
+    (a crest under a knight): answers that differ only there stay the first's."""
+    from types import SimpleNamespace
+
+    from bench.bench_follow import answer
+
+    truth = random_game(1596, ("red", "blue"), turns=20)
+    last = max(k for k, t in enumerate(truth.turns) if t.tile is not None and t.meeple)
+    none = _with_follower(truth, last, None)
+    track, final = {"red": 0, "blue": 2}, {"red": 9, "blue": 12}
+
+    def alt(record, end: dict[str, int], tr: dict[str, int] = track) -> SimpleNamespace:  # noqa: ANN001
+        return SimpleNamespace(track=tr, final=end, record=record)
+
+    alts = [alt(none, final), alt(none, {"red": 9, "blue": 13}), alt(truth, final)]
+    assert answer(alts, track, final) == 0  # by the scores alone: the first that ends alike
+    assert answer(alts, track, final, truth=truth) == 2  # where blue's follower stands
+    assert answer(list(reversed(alts)), track, final, truth=truth) == 0
+    # only the true track counts, and answers that tell the table alike keep their order
+    assert answer([alt(truth, final, {"red": 1, "blue": 2}), alt(none, final)], track, final, truth=truth) == 1
+    assert answer([alt(truth, final), alt(truth, final)], track, final, truth=truth) == 0
+    assert answer([alt(none, final, {"red": 1, "blue": 2})], track, final, truth=truth) is None

@@ -2126,8 +2126,10 @@ def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower(
     """Photo game 860: the last turn's S lay in a lamp's glare; the photo recognised neither the
     tile (taken as the likeliest that fits) nor blue's thief on it, and no later photo came to
     show the thief: blue scored a point short. A new tile the photo cannot recognise may hold a
-    follower it cannot see either: the players are asked, each feature of the tile offered.
-    A tile it recognises is not asked about (its figures are looked for)."""
+    follower it cannot see either: the players are asked, each feature of the tile offered
+    (those that score alike now too, where a follower left on the board is another game: photo
+    game 1596, blue's farmer in an S's field). A tile it recognises is not asked about (its
+    figures are looked for)."""
     from scorer.catalog import UNKNOWN_TILE
 
     for recognised in (False, True):
@@ -2149,6 +2151,9 @@ def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower(
                 else u.segments[u.segment_index_on_board(m, 0)].kind.value, dict(a.final)["red"])  # type: ignore[index]
                for a in res.alternatives}
         assert (None, 0) in got and ("road", 2) in got, got
+        # a farmer in a field of the start tile's open city scores nothing yet, as no follower,
+        # but it stands there for the rest of the game: offered too (photo game 1596)
+        assert ("field", 0) in got, got
         assert "red put no follower on the tile at [1, 0]" in res.alternatives[0].summary
 
 
