@@ -3416,8 +3416,12 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     (``covered``), each other tile the photo's evidence ranks within :data:`RIVAL_ASK_GAP` of it
     (another kind of tile; its shield twins are :func:`_hidden_crests`' question) is offered with the follower on each
     of its features (:func:`_follower_slots`' order) where the record replays so and the end
-    totals differ from those offered already. Returns ``record`` as it is first, then each
-    rival's, with their games, or []."""
+    totals differ from those offered already. A monk asked about this way may be a farmer lying
+    in its own tile's field, which the rivals' fields, ending alike, do not tell (photo game 1543:
+    red's farmer in a B's field read as its monk; the question offered A on its field, not B):
+    the tile as read with the follower on each of its fields follows, where the followers it
+    leaves standing are new (:func:`_standing_key`). Returns ``record`` as it is first, then
+    each rival's, with their games, or []."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
@@ -3429,6 +3433,18 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
+    standing = {_standing_key(end_game)}
+    for t in asked:  # (each asked turn has a tile and a follower: it was covered)
+        under = t.tile.segment_index_on_board(t.meeple, t.rot) if t.tile and t.meeple else None
+        if t.tile is None or under is None or t.tile.segments[under].kind is not Kind.MONASTERY:
+            continue
+        for seg in t.tile.segments:
+            if seg.kind is Kind.FIELD:
+                slot = rotate_slot(seg.slots[0], t.rot)
+                got = _changed_alternative(record, record.turns.index(t), turns, before,
+                                           _rival_answer(replace(t, meeple=slot), t.tile), standing, True, meeple=slot)
+                if got is not None:
+                    out.append(got)
     return _rival_question(record, end_game, before, turns, asked, out)
 
 

@@ -405,6 +405,38 @@ def test_a_tile_a_follower_may_hide_is_asked_when_its_rival_scores_otherwise() -
     assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
 
 
+def test_a_monk_asked_about_may_be_a_farmer_in_its_own_tiles_field() -> None:
+    """Follow photo game 1543: red's farmer lying in a B's field was read as its monk, and the
+    B as likely an A (the figure hides where the A's road would start). The rivals question
+    offered B on its monastery, A on its road and A on its field; B on its field ended as A on its
+    field then and was not offered, so the farmer stayed on the wrong tile. A monk in a rivals
+    question comes with its own tile's fields too, after the rivals, where the followers it
+    leaves standing are new."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    at, b_rot = next((c, r) for c, r, *_ in sorted(game.board.legal_placements(tile("B"))))
+    a_rot = next(r for c, r, *_ in sorted(game.board.legal_placements(tile("A"))) if c == at)
+    game.play(Turn("red", tile("B"), at, b_rot, meeple="C"))
+    truth = photo(game)
+    close = {at: {("B", b_rot): BASE + 5.0, ("A", a_rot): BASE + 5.0 - 0.4}}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    assert res.ambiguous
+    said = [a.summary for a in res.alternatives]
+    assert said[0] == f"the tile under red's follower at {list(at)} is B on its monastery"
+    assert f"the tile under red's follower at {list(at)} is A on its field" in said
+    assert said[-1] == f"the tile under red's follower at {list(at)} is B on its field"  # after the rivals
+    b_field = res.alternatives[-1]
+    laid = b_field.record.turns[-1]
+    assert laid.tile.id == "B"
+    assert laid.tile.segments[laid.tile.segment_index_on_board(laid.meeple, laid.rot)].kind.value == "field"
+    assert b_field.final["red"] == next(a.final["red"] for a in res.alternatives if a.summary.endswith("A on its field"))
+    # a thief asked about (the W and U question above) gets no own-tile offer: only monks do
+    first_w, truth_w = thief_on_a_w()
+    close_w = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
+    res = follow_step(first_w.record, first_w.corrected_state, truth_w, evidence=evidence_for(truth_w, close_w))
+    assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
+
+
 def test_no_rival_question_when_the_photo_tells_or_no_follower_covers_the_tile() -> None:
     first, truth = thief_on_a_w()
     far = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 3.0}}
