@@ -2689,7 +2689,8 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
     through the last two photos, when three were asked; a follower missed twice comes back with
     the next photo that shows it, photo game 914), unless the photos' ``evidence`` finds its
     tile about as likely another on which its feature was completed (:func:`_closing_tile`:
-    the follower left with its points). A sighting the reader took beside the
+    the follower left with its points) or it stood on another feature of its tile that was
+    completed when the photos stopped showing it (:func:`_feature_it_left_with`). A sighting the reader took beside the
     figure's foot (its slot marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
     beside a road is read on it from some angles), a whole vote between two features that are
     not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
@@ -2729,6 +2730,15 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
                                     f"(rot {closed[0].turns[i].rot}), which completed the follower's feature: the "
                                     "turn is taken so")
                     fixed, game = closed
+                    continue
+                moved = _feature_it_left_with(fixed or record, i, seen)
+                if moved is not None:
+                    # seen by its turn's photo alone on a feature that stayed open, and on none
+                    # since another feature of its tile was completed: it stood there and went
+                    # home with its points (photo game 1614: red's thief on an L read on the
+                    # field beside its road, which blue's S closed the next turn)
+                    fixed, game, said = moved
+                    warnings.append(said)
                     continue
                 tried = _with_turn(fixed or record, i, meeple=None)
                 if tried is not None:
@@ -2984,56 +2994,63 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
         return None
     fixed: GameRecord | None = None
     game: Game | None = None
-    left_now: Mapping[int, int] | None = None
-    for i, t in enumerate(record.turns):
-        if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
-            continue
-        photos = seen.get(t.at, ())
-        mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
-        if len(mine) < FIGURE_MIN_SIGHTINGS and not (t.meeple is not None and mine == [0]):
-            continue
-        last = mine[-1]
-        shown = [p for p in photos[: last + 1] if p is not None]
-        after = [p for p in photos[last + 1:] if p is not None]
-        if 2 * len(mine) < len(shown) or len(after) < FIGURE_MIN_SIGHTINGS or any(after):
-            continue
-        current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
-        if current is not None:
-            if left_now is None:  # the record as it stands, replayed once per revision
-                try:
-                    left_now = _left_the_board(fixed or record)
-                except CarcamError:
-                    return _kept(fixed, game)
-            if _leaves_when_unseen(fixed or record, i, seen, last, left_now):
-                continue
-        votes: Counter[int] = Counter()
-        for k in mine:
-            named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[k] or ()
-                     if player == t.player}
-            votes.update(x for x in named if x is not None)
-        fits: list[tuple[float, int, tuple[GameRecord, Game]]] = []
-        for k, sg in enumerate(t.tile.segments):
-            if sg.kind is Kind.FIELD or k == current:
-                continue
-            trial = _changed_turn(fixed or record, i, meeple=rotate_slot(sg.slots[0], t.rot))
-            try:  # one replay: legal (the feature free, a follower left) and when it leaves
-                g, left = _replay_with_departures(trial)
-            except CarcamError:
-                continue
-            if _leaves_when_unseen(trial, i, seen, last, left):
-                fits.append((votes.get(k, 0), k, (trial, g)))
-        if not fits:
-            continue
-        fits.sort(key=lambda f: -f[0])
-        if len(fits) > 1 and fits[0][0] == fits[1][0]:
-            continue
-        _, k, (trial, g) = fits[0]
-        left_now = None
-        kind = t.tile.segments[k].kind.value
-        warnings.append(f"{t.player}'s turn at {list(t.at)}: {len(mine)} photos showed its follower, none of the "
-                        f"{len(after)} since its {kind} was completed; the turn is taken with it on the {kind}")
-        fixed, game = trial, g
+    for i in range(len(record.turns)):
+        found = _feature_it_left_with(fixed or record, i, seen)
+        if found is not None:
+            fixed, game, said = found
+            warnings.append(said)
     return _kept(fixed, game)
+
+
+def _feature_it_left_with(record: GameRecord, i: int, seen: FiguresSeen) -> tuple[GameRecord, Game, str] | None:
+    """:func:`_gone_with_their_feature` for turn ``i`` of ``record``: the record with the turn's
+    follower on the feature whose completion took it off the board exactly when the photos
+    stopped showing it, its game and a warning saying so; None when the photos do not tell so,
+    the record does not replay, no feature fits or two fit alike."""
+    t = record.turns[i]
+    if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
+        return None
+    photos = seen.get(t.at, ())
+    mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
+    if len(mine) < FIGURE_MIN_SIGHTINGS and not (t.meeple is not None and mine == [0]):
+        return None
+    last = mine[-1]
+    shown = [p for p in photos[: last + 1] if p is not None]
+    after = [p for p in photos[last + 1:] if p is not None]
+    if 2 * len(mine) < len(shown) or len(after) < FIGURE_MIN_SIGHTINGS or any(after):
+        return None
+    current = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
+    if current is not None:
+        try:
+            if _leaves_when_unseen(record, i, seen, last, _left_the_board(record)):
+                return None  # the record takes it off then already
+        except CarcamError:
+            return None
+    votes: Counter[int] = Counter()
+    for k in mine:
+        named = {t.tile.segment_index_on_board(_sighting(on)[0], t.rot) for player, on in photos[k] or ()
+                 if player == t.player}
+        votes.update(x for x in named if x is not None)
+    fits: list[tuple[float, int, tuple[GameRecord, Game]]] = []
+    for k, sg in enumerate(t.tile.segments):
+        if sg.kind is Kind.FIELD or k == current:
+            continue
+        trial = _changed_turn(record, i, meeple=rotate_slot(sg.slots[0], t.rot))
+        try:  # one replay: legal (the feature free, a follower left) and when it leaves
+            g, left = _replay_with_departures(trial)
+        except CarcamError:
+            continue
+        if _leaves_when_unseen(trial, i, seen, last, left):
+            fits.append((votes.get(k, 0), k, (trial, g)))
+    if not fits:
+        return None
+    fits.sort(key=lambda f: -f[0])
+    if len(fits) > 1 and fits[0][0] == fits[1][0]:
+        return None
+    _, k, (trial, g) = fits[0]
+    kind = t.tile.segments[k].kind.value
+    return trial, g, (f"{t.player}'s turn at {list(t.at)}: {len(mine)} photos showed its follower, none of the "
+                      f"{len(after)} since its {kind} was completed; the turn is taken with it on the {kind}")
 
 
 def _revise_owners(record: GameRecord, seen: FiguresSeen,

@@ -1593,6 +1593,46 @@ def test_a_follower_seen_once_that_left_with_the_next_turns_feature_stood_on_it(
     assert _gone_with_their_feature(record, late, []) is None
 
 
+def test_a_follower_seen_once_on_a_field_that_left_with_its_tiles_road_stood_on_the_road() -> None:
+    """Follow photo game 1614: red's thief on an L read on the field beside its road by the photo
+    of its turn; blue's next tile closed the road, and no photo since showed the figure. The
+    followers' revision took the turn without a follower (two photos of none against one of a
+    farmer), which lost red the road's points, before the thief could be found on the road that
+    took it home (the single sighting counts only while the record keeps the follower). A
+    follower the photos since do not show is put on the feature of its tile whose completion took
+    it off, where one did, before it is taken out."""
+    from scorer.catalog import Kind
+    from scorer.follow import _left_the_board, _revise_followers, _with_turn
+
+    found = None
+    for truth, i, j in _sent_home(300):
+        t = truth.turns[i]
+        if j != i + 1 or t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)].kind is Kind.FIELD:
+            continue
+        fields = [s for s in t.tile.segments if s.kind is Kind.FIELD]
+        tries = [_with_turn(truth, i, meeple=rotate_slot(s.slots[0], t.rot)) for s in fields]
+        moved = next((m for m in tries if m is not None and i not in _left_the_board(m[0])), None)
+        if moved is not None:
+            found = truth, i, moved[0]
+            break
+    assert found is not None, "no game with a follower sent home by the next turn"
+    truth, i, record = found
+    t = truth.turns[i]
+    seen = _seen_since(truth, {})
+    seen[t.at] = (((t.player, record.turns[i].meeple),),) + seen[t.at][1:]  # the turn's photo: a farmer
+    warnings: list[str] = []
+    revised = _revise_followers(record, seen, warnings)
+    assert revised is not None
+    u = revised[0].turns[i]
+    assert u.meeple is not None, warnings
+    assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
+    assert any(f"turn at {list(t.at)}" in w and "was completed" in w for w in warnings), warnings
+    # seen on the field by later photos too, it stays a farmer (the photos show it standing)
+    seen[t.at] = (((t.player, record.turns[i].meeple),),) * len(seen[t.at])
+    kept = _revise_followers(record, seen, [])
+    assert (kept[0] if kept else record).turns[i].meeple == record.turns[i].meeple
+
+
 def _legal(game: Game, cell: tuple[int, int], tids: str = "UVBEKLWJD") -> tuple[TileType, int]:
     """The first of ``tids`` (at its first rotation) that can lie on ``cell`` of ``game``."""
     for tid in tids:
