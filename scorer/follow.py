@@ -2391,7 +2391,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told,
                                                               earlier=unrevised), warnings,
-            "a coat of arms the photos cannot tell now changes the score: the players are asked")
+            "a coat of arms the photos cannot tell now changes the score: the players are asked", earlier=True)
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
     for alt in alternatives[1:]:
@@ -3719,7 +3719,7 @@ def _split(pairs: Sequence[tuple[Alternative, Game]]) -> tuple[list[Alternative]
 def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
              alternatives: list[Alternative], alt_games: dict[int, Game],
              ask: Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]],
-             warnings: list[str], why: str) -> tuple[list[Alternative], dict[int, Game]]:
+             warnings: list[str], why: str, earlier: bool = False) -> tuple[list[Alternative], dict[int, Game]]:
     """The step's alternatives (``record`` with ``turns`` when it has none) each crossed with the
     answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
     it, and their games by the alternative's id; when it asks nothing of any, ``alternatives``
@@ -3730,9 +3730,18 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     an earlier tile's coat of arms
     that only one of the step's alternatives makes count (:func:`_crests_that_now_count`; photo
     game 825: a hidden knight completed a city with an O under blue's farmer, taken as P, and
-    no alternative had the true points). ``alt_games``: each alternative's game by its id."""
+    no alternative had the true points). ``alt_games``: each alternative's game by its id.
+
+    The step's alternatives come in their order, each with the question's answers in theirs,
+    the record as it is first. With ``earlier`` (the question asks of tiles laid before this
+    step, which more photos have looked at than the step's own), of the answers that change as
+    many things, those that keep the earlier tiles as they are come first (photo games 1563 and
+    1625: the crest under blue's new tile, which no photo can tell under a blue follower, and one
+    under red's follower on an earlier tile that the new one made count, both asked; the two
+    answers that changed one crest each ended alike, and the earlier tile's came first)."""
     crossed: list[tuple[Alternative, Game]] = []
-    for alt in alternatives or [None]:
+    changes: list[tuple[int, int]] = []  # (the step's alternative changed, the question's answer changed)
+    for outer, alt in enumerate(alternatives or [None]):
         if alt is None:
             prior, these, then, said, hidden = record, turns, end_game, "", 0
         else:  # the alternative's own record: a question may have changed its turns' tiles
@@ -3744,11 +3753,16 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
         crossed += [(replace(a, summary="; ".join(x for x in (said, "" if said and a.summary == plain else a.summary)
                                                   if x),
                              hidden_followers=a.hidden_followers + hidden), g) for a, g in answers]
+        changes += [(outer > 0, inner > 0) for inner in range(len(answers))]
         if not answers and alt is not None:
             crossed.append((alt, then))
+            changes.append((outer > 0, False))
     if len(crossed) <= max(1, len(alternatives)):
         return alternatives, alt_games
     warnings.append(why)
+    if earlier:
+        order = sorted(range(len(crossed)), key=lambda k: (sum(changes[k]), changes[k][1]))
+        crossed = [crossed[k] for k in order]
     return _split(crossed)
 
 

@@ -2246,6 +2246,14 @@ def test_an_earlier_crest_a_new_knight_makes_count_is_asked_with_the_steps_own_q
     got = {(next(t for t in a.record.turns if t.at == joined.at).tile.id,  # type: ignore[union-attr]
             next(t for t in a.record.turns if t.at == cell).tile.id) for a in asked.alternatives}  # type: ignore[union-attr]
     assert {("G", "N"), ("F", "N"), ("G", "M"), ("F", "M")} <= got, got
+    # of the answers that change one crest, the new tile's comes before the earlier tile's, which
+    # more photos have looked at (photo games 1563, 1625: the two ended alike, and the earlier
+    # tile's, first, was the wrong one)
+    order = [(next(t for t in a.record.turns if t.at == joined.at).tile.id,  # type: ignore[union-attr]
+              next(t for t in a.record.turns if t.at == cell).tile.id) for a in asked.alternatives]  # type: ignore[union-attr]
+    laid, other = order[0][0], ({"F", "G"} - {order[0][0]}).pop()
+    assert order[0] == (laid, "N"), order  # as read
+    assert order.index((other, "N")) < order.index((laid, "M")) < order.index((other, "M")), order
 
 
 def test_a_tile_rewritten_under_a_blue_knight_asks_for_its_coat_of_arms() -> None:
