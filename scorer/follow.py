@@ -3006,9 +3006,10 @@ def _feature_it_left_with(record: GameRecord, i: int, seen: FiguresSeen) -> tupl
     """:func:`_gone_with_their_feature` for turn ``i`` of ``record``: the record with the turn's
     follower on the feature whose completion took it off the board exactly when the photos
     stopped showing it, its game and a warning saying so; None when the photos do not tell so,
-    the record does not replay, no feature fits or two fit alike."""
+    the record does not replay, no feature fits or two fit alike (The Castle's records are left
+    as they are, as in :func:`_gone_with_their_feature`)."""
     t = record.turns[i]
-    if t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
+    if record.game == "castle" or t.discarded or t.tile is None or t.at is None or t.take_back is not None or not t.tile.segments:
         return None
     photos = seen.get(t.at, ())
     mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
