@@ -650,6 +650,8 @@ def test_choose_attempt_leaves_out_a_coarse_grid_that_reads_the_table() -> None:
     assert reads_the_table(one, [one, finer], cfg)  # by area alone
     one = (1.0, SimpleNamespace(pitch_px=926.0, outline=True), None, {0: None})
     assert not reads_the_table(one, [one, finer], cfg)
+    # (with an outline grid among them, how each grid's cells look counts too: looks_weight)
+    one, finer = (*one, None, {0: -0.5}), (*finer, None, dict.fromkeys(range(11), -0.5))
     assert choose_attempt([one, finer], 0.75, None, [], cfg) is one
     # off: no attempt is left out
     assert not reads_the_table(coarse, [right, coarse], {**cfg, "coarse_pitch_ratio": 0})
