@@ -3451,7 +3451,7 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
-    standing = {_standing_key(end_game)}
+    own_finals = {_standing_key(end_game)}
     for t in asked:  # (each asked turn has a tile and a follower: it was covered)
         under = t.tile.segment_index_on_board(t.meeple, t.rot) if t.tile and t.meeple else None
         if t.tile is None or under is None or t.tile.segments[under].kind is not Kind.MONASTERY:
@@ -3460,7 +3460,8 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
             if seg.kind is Kind.FIELD:
                 slot = rotate_slot(seg.slots[0], t.rot)
                 got = _changed_alternative(record, record.turns.index(t), turns, before,
-                                           _rival_answer(replace(t, meeple=slot), t.tile), standing, True, meeple=slot)
+                                           _rival_answer(replace(t, meeple=slot), t.tile), own_finals, standing=True,
+                                           meeple=slot)
                 if got is not None:
                     out.append(got)
     return _rival_question(record, end_game, before, turns, asked, out)

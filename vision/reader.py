@@ -1072,7 +1072,7 @@ def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State |
     # board on orange wood both read two consistent cells (photo game 1582's second photo): the
     # one a third of a tile too long held more of the tile-coloured pixels (the wood's), and
     # only how its cells looked (-0.77 against -0.41) told it.
-    tiny = any(getattr(a[1], "polygon", False) or getattr(a[1], "outline", False) for a in attempts)
+    tiny = any(getattr(a[1], "outline", False) for a in attempts)  # (the polygon's grids are outline grids too)
     look_w = float(cfg.get("looks_weight", 0.0)) if tiny else 0.0
 
     def looks(a: tuple[Any, ...]) -> float:
