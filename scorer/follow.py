@@ -845,6 +845,33 @@ def _crest_coloured_cells(game: Game) -> set[Cell]:
     return {f.at for f in game.figures if f.player in CREST_COLOURED_PLAYERS}
 
 
+def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
+    """Whether a follower of ``game`` on ``cell`` stands on a road of the tile there that the
+    tile ``tile`` at ``rot`` (a photo's reading) takes away at one of its edges, all else alike.
+
+    A thief covers much of a short road: the stub of an S or an A between its city or monastery
+    and the edge is about a figure's base long, so photos read the tile without it (photo game
+    1543: a thief on an S's stub summed up as a C over three photos, the thief taken as a knight
+    on a four-tile city). What a follower covers is not seen; a road seen around one is. So while
+    the photo shows a follower on the cell, its reading does not take the road away where that is
+    all it changes: the two tiles differ at one edge only, the road's (a reading that differs
+    elsewhere too says more than a hidden stub)."""
+    placed = game.board.tiles.get(cell)
+    if placed is None:
+        return False
+    differ = [e for e in EDGES if (_segment_at(placed.tile, placed.rot, e) or (None,))[0]
+              is not (_segment_at(tile, rot, e) or (None,))[0]]
+    if len(differ) != 1:
+        return False
+    for f in game.figures:
+        if f.at != cell:
+            continue
+        here = _segment_at(placed.tile, placed.rot, f.on)
+        if here is not None and here[0] is Kind.ROAD and differ[0] in here[1]:
+            return True
+    return False
+
+
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
                   covered: Iterable[Cell] = (), crest_coloured: Iterable[Cell] = (),
                   blue_seen: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
@@ -2057,6 +2084,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept "
                             f"{placed.tile.name()} (a laid tile does not change; confidence now "
                             f"{confidence[cell]:.2f})")
+    kept_roads = [(c, e) for c, e in overrides if c in covered and _hides_its_road(game, c, e.tile, e.rot)]
+    for cell, e in kept_roads:
+        placed = game.board.tiles[cell]
+        warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept {placed.tile.name()}: "
+                        f"a follower stands on its road there, which hides the road")
+    overrides = [o for o in overrides if o not in kept_roads]
     rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
     if overrides:
         fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
@@ -2394,6 +2427,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             "a coat of arms the photos cannot tell now changes the score: the players are asked", earlier=True)
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
     _remember(out_record, end_game)
+    if len(alternatives) > 1:
+        tied |= _asked_where_they_stand(alternatives, {(c, p) for c, p, _ in weak})
     for alt in alternatives[1:]:
         _remember(alt.record, alt_games[id(alt)])
     for c, e in new_entries.items():
@@ -2404,6 +2439,24 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings), evidence_total=total, figures_seen=figures,
                         asked_about=tuple(sorted(tied)))
+
+
+def _asked_where_they_stand(alternatives: Sequence[Alternative], followers: Collection[tuple[Cell, str]]
+                            ) -> set[tuple[Cell, str]]:
+    """The (cell, player) ``followers`` (new ones the reader took beside their foot) that the
+    ``alternatives`` put on different segments of the same tile: the question asks where they
+    stand, so the players' answer marks their sightings as :func:`_tied_followers`' do (photo game
+    1685: blue's farmer on a P, read on its road beside the foot, answered in the field; the next
+    photo read the foot on the road and moved it there, since the answer weighed nothing)."""
+    out: set[tuple[Cell, str]] = set()
+    for cell, player in followers:
+        ways = {(t.tile.id if t.tile else None, t.rot, t.tile.segment_index_on_board(t.meeple, t.rot)
+                 if t.tile and t.meeple else None)
+                for alt in alternatives for t in alt.record.turns
+                if t.at == cell and t.player == player and not t.discarded}
+        if len(ways) > 1 and len({w[:2] for w in ways}) == 1:
+            out.add((cell, player))
+    return out
 
 
 def _plausible_new(game: Game, entries: dict[Cell, TileEntry], max_gap: int,
@@ -2987,7 +3040,10 @@ def _gone_with_their_feature(record: GameRecord, seen: FiguresSeen,
     found this way. A single sighting is enough when it is the turn's own photo and the record
     keeps that follower standing (photo game 361: a thief on an A's road read as its monk, the
     road completed by the next turn, no photo since showing it): every photo since contradicts
-    the record, and the figure left exactly with a feature. Where several features fit, the one
+    the record, and the figure left exactly with a feature. So is one on the next photo when the
+    turn's own showed the tile without it and the next read another tile there (the sighting's
+    slot unknown), if exactly one feature fits (photo game 1634: a thief on an A's road stub hid
+    the stub, the turn's photo read a B and missed it). Where several features fit, the one
     the sightings name most is taken, none on a tie; the record must replay (the player had a
     follower left, the feature was free)."""
     if record.game == "castle":
@@ -3013,7 +3069,9 @@ def _feature_it_left_with(record: GameRecord, i: int, seen: FiguresSeen) -> tupl
         return None
     photos = seen.get(t.at, ())
     mine = [k for k, p in enumerate(photos) if p and any(player == t.player for player, _ in p)]
-    if len(mine) < FIGURE_MIN_SIGHTINGS and not (t.meeple is not None and mine == [0]):
+    hidden = t.meeple is None and mine == [1] and photos[0] == () and all(
+        not _sighting(on)[0] for player, on in photos[1] or () if player == t.player)
+    if len(mine) < FIGURE_MIN_SIGHTINGS and not (t.meeple is not None and mine == [0]) and not hidden:
         return None
     last = mine[-1]
     shown = [p for p in photos[: last + 1] if p is not None]
@@ -3043,14 +3101,14 @@ def _feature_it_left_with(record: GameRecord, i: int, seen: FiguresSeen) -> tupl
             continue
         if _leaves_when_unseen(trial, i, seen, last, left):
             fits.append((votes.get(k, 0), k, (trial, g)))
-    if not fits:
+    if not fits or (hidden and len(fits) > 1):
         return None
     fits.sort(key=lambda f: -f[0])
     if len(fits) > 1 and fits[0][0] == fits[1][0]:
         return None
     _, k, (trial, g) = fits[0]
     kind = t.tile.segments[k].kind.value
-    return trial, g, (f"{t.player}'s turn at {list(t.at)}: {len(mine)} photos showed its follower, none of the "
+    return trial, g, (f"{t.player}'s turn at {list(t.at)}: {len(mine)} photo{'s' if len(mine) > 1 else ''} showed its follower, none of the "
                       f"{len(after)} since its {kind} was completed; the turn is taken with it on the {kind}")
 
 

@@ -391,6 +391,40 @@ def test_photos_that_miss_a_blue_knight_and_see_a_crest_do_not_rewrite_the_twin(
         assert next(t for t in res.record.turns if t.at == cell).meeple == slot
 
 
+def test_photos_that_do_not_see_a_road_under_its_thief_do_not_take_the_road_away() -> None:
+    """Photo game 1543: red's thief stood on the road stub of an S (a city on three edges, a
+    short road on the fourth), and the figure hid the stub: photo after photo read a C (city on
+    all four edges), and their sum rewrote the S as C, the thief taken as a knight on a bigger
+    city, three points too many at the end. What a follower covers is not seen: while the photos
+    show a follower on a road of the tile, their reading does not take that road away. Without a
+    follower there the same photos rewrite the S (the photos are otherwise strong enough)."""
+    from scorer.follow import _hides_its_road
+
+    s = tile("S")
+    road = next(seg for seg in s.segments if seg.kind.value == "road")
+    for thief, expected in ((True, "S"), (False, "C")):
+        game = start_game()
+        res = first_step(game)
+        cell, rot = next((c, r) for c in ((0, -1), (0, 1), (1, 0), (-1, 0)) for r in s.rotations()
+                         if game.board.tiles.get(c) is None and not game.board.edge_conflicts(c, s, r)
+                         and not game.board.edge_conflicts(c, tile("C"), 0))
+        game.play(Turn("red", s, cell, rot, meeple=rotate_slot(road.slots[0], rot) if thief else None))
+        truth = photo(game)
+        assert bool(truth.meeples) is thief
+        res = step(res, truth)
+        assert _laid(res, cell) == "S"
+        c_ahead = {cell: {("S", r): BASE + 5.0 for r in s.rotations()} | {("C", 0): BASE + 9.0}}
+        for _ in range(3):
+            res = step(res, truth, evidence_for(truth, c_ahead))
+        assert _laid(res, cell) == expected, thief
+        if thief:
+            assert any("hides the road" in w for w in res.warnings), res.warnings
+            # a reading that changes more than the road's edge says more than a hidden stub
+            assert _hides_its_road(game, cell, tile("C"), 0)
+            assert not _hides_its_road(game, cell, tile("B"), 0)
+            assert next(t for t in res.record.turns if t.at == cell).meeple == rotate_slot(road.slots[0], rot)
+
+
 def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commoner_one() -> None:
     """Photo game 653: blue's farmer lay on an N's field. Its first photo read an R (a third
     city edge), the next ones an N, but under a blue follower the photos say nothing of the
@@ -1633,6 +1667,47 @@ def test_a_follower_seen_once_on_a_field_that_left_with_its_tiles_road_stood_on_
     assert (kept[0] if kept else record).turns[i].meeple == record.turns[i].meeple
 
 
+def test_a_follower_first_seen_on_the_next_photo_of_a_tile_read_otherwise_left_with_its_feature() -> None:
+    """Follow photo game 1634: red's thief on the road stub of an A hid the stub, so the photo of
+    its turn read a B and missed the figure; the next photo showed red's figure there, on what it
+    read as the B's field (a farmer ending like none: nothing to ask), and the photo after showed
+    the tile as an A just as red's next tile closed the road and the thief went home. One
+    sighting that is not the turn's own never put a follower back, so red lost the road's points.
+    A follower missed by its turn's photo and seen once on the next, on a tile that photo read
+    otherwise (its slot says nothing of the record's tile), is put on the one feature of the tile
+    whose completion took it off exactly when the photos stopped showing it."""
+    from scorer.catalog import Kind
+    from scorer.follow import UNKNOWN_SLOT, _gone_with_their_feature
+
+    found = None
+    for truth, i, j in _sent_home(300):
+        t = truth.turns[i]
+        if j == i + 2 and t.tile.segments[t.tile.segment_index_on_board(t.meeple, t.rot)].kind is not Kind.FIELD:
+            found = truth, i
+            break
+    assert found is not None, "no game with a follower sent home two turns after its own"
+    truth, i = found
+    t = truth.turns[i]
+    record = replace(truth, turns=truth.turns[:i] + (replace(t, meeple=None),) + truth.turns[i + 1:])
+    seen = _seen_since(truth, {})
+    photos = seen[t.at]
+    seen[t.at] = ((), ((t.player, UNKNOWN_SLOT),)) + photos[2:]
+    warnings: list[str] = []
+    revised = _gone_with_their_feature(record, seen, warnings)
+    assert revised is not None, warnings
+    u = revised[0].turns[i]
+    assert u.meeple is not None
+    assert u.tile.segment_index_on_board(u.meeple, u.rot) == t.tile.segment_index_on_board(t.meeple, t.rot)
+    assert any(f"turn at {list(t.at)}: 1 photo showed" in w for w in warnings), warnings
+    # seen where the photo read the record's own tile (a known slot), one sighting is not enough
+    field = next(s for s in t.tile.segments if s.kind is Kind.FIELD)
+    seen[t.at] = ((), ((t.player, rotate_slot(field.slots[0], t.rot)),)) + photos[2:]
+    assert _gone_with_their_feature(record, seen, []) is None
+    # nor when the turn's own photo did not show the tile
+    seen[t.at] = (None, ((t.player, UNKNOWN_SLOT),)) + photos[2:]
+    assert _gone_with_their_feature(record, seen, []) is None
+
+
 def _legal(game: Game, cell: tuple[int, int], tids: str = "UVBEKLWJD") -> tuple[TileType, int]:
     """The first of ``tids`` (at its first rotation) that can lie on ``cell`` of ``game``."""
     for tid in tids:
@@ -1809,6 +1884,41 @@ def test_an_answered_farmer_is_not_moved_back_onto_the_road_by_looks_beside_its_
     solid = look(res, replace(later, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in later.meeples)),
                  [])
     assert kind(solid) == "road"
+
+
+def test_the_answer_of_field_or_road_holds_against_the_next_photo_on_the_road() -> None:
+    """Fresh photo game 1685: blue's farmer on a P's field was read on its road beside the foot;
+    the players answered "in the field". The next photo read the foot on the road itself, and the
+    revision moved the farmer there (one solid look against none: the answer weighed nothing), so
+    blue kept points for a road it never had. The field-or-road question asks where the follower
+    stands, as the question of tied sightings does: the answer marks its sightings
+    (:meth:`FollowResult.figures_answered`), and one photo alone no longer moves it; a run of
+    photos that all disagree still does."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
+    truth = photo(game)
+    asked = look(res, replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples)),
+                 [((1, 0), "red", "E")])
+    assert asked.ambiguous
+    assert ((1, 0), "red") in asked.asked_about
+    farmer = next(i for i, a in enumerate(asked.alternatives) if "in the field" in a.summary)
+    res = replace(asked, record=asked.choose(farmer), alternatives=(), figures_seen=asked.figures_answered())
+    u = tile("U")
+
+    def kind(r: FollowResult) -> str:
+        laid = next(t for t in r.record.turns if t.at == (1, 0))
+        return u.segments[u.segment_index_on_board(laid.meeple, 0)].kind.value  # type: ignore[arg-type,index]
+
+    game.play(Turn("blue", tile("U"), (0, 1), 0))
+    on_road = photo(game)
+    on_road = replace(on_road, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in on_road.meeples))
+    once = look(res, on_road, [])
+    assert kind(once) == "field", once.warnings
+    again = once
+    for _ in range(4):
+        again = look(again, on_road, [])
+    assert kind(again) == "road"
 
 
 def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked() -> None:
