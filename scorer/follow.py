@@ -1286,10 +1286,12 @@ def _fits_corrected(record: GameRecord, state: State, evidence: Evidence, max_ga
 
 
 def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
-                         figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
+                         figures_seen: FiguresSeen | None, image: tuple[int, int] | None = None
+                         ) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
     """When the last photo used laid several tiles (its turns: those whose cells only it has
     shown, in ``figures_seen``) and this photo does not show one of them although it shows the
-    board all around it (the cell lies within the span of this photo's tiles): the record
+    board all around it (the cell lies within the span of this photo's tiles, or, at the
+    layout's edge, well inside the photo, ``image`` its size: :func:`_in_view`): the record
     without all the last photo's turns, their cells, and the cells not shown. A photo taken
     every turn lays one tile; a second one is more often a cell of the table read as a tile (a
     hole in the layout on a green cloth, lit unlike the table around the board) than a skipped
@@ -1301,12 +1303,38 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     if not shown:
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
-    gone = {c for c in dropped if c not in shown and min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)}
+    gone = {c for c in dropped if c not in shown and (min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)
+                                                      or _in_view(c, state, transform, image))}
     if not gone and (start := _start_on_a_cell_of_the_table(record, short, dropped, shown)) is not None:
         gone = {start}
     if not gone or _replayed(short) is None:
         return None
     return short, dropped, gone
+
+
+def _in_view(cell: Cell, state: State, transform: Transform, image: tuple[int, int] | None) -> bool:
+    """Whether the photo whose reading is ``state`` (its frame: ``transform`` maps it onto the
+    record's) would show the record's ``cell``: a tile beside it has an image quad, and the cell's
+    middle, carried on from that quad (affine: the tile's own corners and sides), lies inside the
+    photo (``image``: width, height) by a whole tile's width at least. A tile read on a cell of
+    the table at the layout's edge lies beyond the span of the photo's tiles, yet in the middle of
+    the next photo, which shows nothing there (photo game 1694: a C read beside a Q at the
+    edge, taken as blue's turn with the next tile; the last photo lacked it and it was kept)."""
+    if image is None:
+        return False
+    back = (360 - transform.rot) % 360
+    gx, gy = rotate_cell((cell[0] - transform.dx, cell[1] - transform.dy), back)  # the photo's frame
+    width, height = image
+    for e in state.tiles:
+        if e.quad is None or abs(e.at[0] - gx) + abs(e.at[1] - gy) != 1:
+            continue
+        (x0, y0), (x1, y1), _, (x3, y3) = e.quad  # corners (0, 0), (1, 0), (1, 1), (0, 1) of its cell
+        ex, ey = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
+        u, v = gx - e.at[0] + 0.5, gy - e.at[1] + 0.5
+        mx, my = x0 + u * ex[0] + v * ey[0], y0 + u * ex[1] + v * ey[1]
+        side = max(math.hypot(*ex), math.hypot(*ey))
+        return side <= mx <= width - side and side <= my <= height - side
+    return False
 
 
 def _start_on_a_cell_of_the_table(record: GameRecord, short: GameRecord, dropped: set[Cell],
@@ -2007,7 +2035,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return again(short, dropped, f"{why}; {what}with the tiles at "
                          f"{', '.join(str(list(c)) for c in sorted(corrected))} taken as this photo clearly shows "
                          "them, it fits: the record is corrected and the turns since are inferred from this photo")
-        vanished = _vanished_last_photo(record, state, transform, figures_seen) if not why else None
+        vanished = _vanished_last_photo(record, state, transform, figures_seen,
+                                        new.image if isinstance(new, Reading) else None) if not why else None
         if vanished is not None:
             # the last photo laid several tiles and this one, showing the board around them,
             # lacks one: it was a cell of the table read as a tile, and who laid which of the

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorer import Board, Game, GameRecord, IllegalMoveError, MeepleEntry, State, TileEntry, Turn, replay
+from scorer import Board, Game, GameRecord, IllegalMoveError, MeepleEntry, Reading, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     ANSWER_VOTES,
@@ -1746,6 +1746,48 @@ def test_a_second_tile_the_next_photo_does_not_show_in_the_board_takes_the_last_
         ("red", (1, 0)), ("blue", (0, 1)), ("red", (2, 0)), ("blue", (3, 0))]
     assert any("inferred again" in w for w in res.warnings)
     assert replay(res.record)[1].final == game.final_report().final
+
+
+def _with_quads(state: State, image: tuple[int, int], offset: tuple[float, float]) -> Reading:
+    """``state`` as a reading of a photo ``image`` wide and high, each cell 100 pixels square, cell
+    (0, 0)'s corner at ``offset`` cells from the photo's corner."""
+    def quad(c: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+        x, y = (c[0] + offset[0]) * 100.0, (c[1] + offset[1]) * 100.0
+        return ((x, y), (x + 100.0, y), (x + 100.0, y + 100.0), (x, y + 100.0))
+    return Reading(state=replace(state, tiles=tuple(replace(e, quad=quad(e.at)) for e in state.tiles)), image=image)
+
+
+def test_a_tile_the_last_photo_laid_at_the_layouts_edge_that_the_next_photo_lacks_goes() -> None:
+    """Follow photo game 1694: a photo laid two tiles, the second a C read on the table beside a
+    Q at the layout's edge; the last photo, showing the board, lacked it, but the rule above took
+    only cells within the span of the photo's tiles, so the C was kept (red's city three points
+    over). A cell at the layout's edge that the photo would show well inside its frame (its
+    middle carried on from a neighbour's image quad) is lacking too; one at the photo's border
+    may lie beyond the frame and is kept, as before."""
+    for offset, expected in (((3.0, 3.0), "inferred again"), ((3.0, 1.2), None)):
+        game = start_game()
+        res = first_step(game)
+        for player, cell in (("red", (1, 0)), ("blue", (0, 1))):
+            t, r = _legal(game, cell)
+            game.play(Turn(player, t, cell, r))
+            res = step(res, photo(game))
+        gt, gr = _legal(game, (0, -1))  # beyond the layout's span (rows 0 and 1)
+        t, r = _legal(game, (2, 0))
+        game.play(Turn("red", t, (2, 0), r))
+        truth = photo(game)
+        read = replace(truth, tiles=truth.tiles + (TileEntry((0, -1), gt, gr, 0.95),))
+        res = step(res, _with_quads(read, (900, 700), offset), evidence_for(read))
+        assert (0, -1) in {t.at for t in res.record.turns}  # the table taken as a turn
+        bt, br = _legal(game, (3, 0))
+        game.play(Turn("blue", bt, (3, 0), br))
+        later = photo(game)
+        res = step(res, _with_quads(later, (900, 700), offset), evidence_for(later))
+        laid = [(t.player, t.at) for t in res.record.turns]
+        if expected:
+            assert laid == [("red", (1, 0)), ("blue", (0, 1)), ("red", (2, 0)), ("blue", (3, 0))], res.warnings
+            assert any(expected in w for w in res.warnings)
+        else:
+            assert (0, -1) in {c for _, c in laid}, res.warnings
 
 
 def test_a_tile_of_a_one_tile_photo_missed_by_the_next_photo_is_kept() -> None:
