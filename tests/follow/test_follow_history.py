@@ -1718,23 +1718,30 @@ def _legal(game: Game, cell: tuple[int, int], tids: str = "UVBEKLWJD") -> tuple[
     raise AssertionError(f"nothing fits {cell}")
 
 
-def test_a_second_tile_the_next_photo_does_not_show_in_the_board_takes_the_last_turns_back() -> None:
-    """Follow photo game 209: the photo after red's turn also read a hole in the layout (green
-    cloth in a lamp's light) as a tile, taken as blue's turn; blue's real tile in the next photo
-    then went to red, with the wrong player's follower. A photo taken every turn lays one tile,
-    so when the next photo, showing the board all around it, lacks one of the last photo's tiles,
-    all the last photo's turns are inferred again from it: red's tile, then blue's."""
+def _a_turn_and_a_cell_of_the_table(table: tuple[int, int]) -> tuple[Game, FollowResult, State]:
+    """Red and blue laid a tile each beside the start, photographed; then red laid one at (2, 0):
+    the game, the result so far and that turn's photo, which also reads a tile on the cell
+    ``table`` (a cell of the table read as a tile)."""
     game = start_game()
     res = first_step(game)
     for player, cell in (("red", (1, 0)), ("blue", (0, 1))):
         t, r = _legal(game, cell)
         game.play(Turn(player, t, cell, r))
         res = step(res, photo(game))
-    gt, gr = _legal(game, (1, 1))  # (1, 1) does not touch (2, 0)
+    gt, gr = _legal(game, table)
     t, r = _legal(game, (2, 0))
     game.play(Turn("red", t, (2, 0), r))
     truth = photo(game)
-    read = replace(truth, tiles=truth.tiles + (TileEntry((1, 1), gt, gr, 0.95),))
+    return game, res, replace(truth, tiles=truth.tiles + (TileEntry(table, gt, gr, 0.95),))
+
+
+def test_a_second_tile_the_next_photo_does_not_show_in_the_board_takes_the_last_turns_back() -> None:
+    """Follow photo game 209: the photo after red's turn also read a hole in the layout (green
+    cloth in a lamp's light) as a tile, taken as blue's turn; blue's real tile in the next photo
+    then went to red, with the wrong player's follower. A photo taken every turn lays one tile,
+    so when the next photo, showing the board all around it, lacks one of the last photo's tiles,
+    all the last photo's turns are inferred again from it: red's tile, then blue's."""
+    game, res, read = _a_turn_and_a_cell_of_the_table((1, 1))  # (1, 1) does not touch (2, 0)
     res = step(res, read, evidence_for(read))
     assert {t.at for t in res.record.turns} == {(1, 0), (0, 1), (2, 0), (1, 1)}  # the hole taken as a turn
     # blue lays a tile with a follower; the photo shows the board, the hole bare
@@ -1765,17 +1772,7 @@ def test_a_tile_the_last_photo_laid_at_the_layouts_edge_that_the_next_photo_lack
     middle carried on from a neighbour's image quad) is lacking too; one at the photo's border
     may lie beyond the frame and is kept, as before."""
     for offset, expected in (((3.0, 3.0), "inferred again"), ((3.0, 1.2), None)):
-        game = start_game()
-        res = first_step(game)
-        for player, cell in (("red", (1, 0)), ("blue", (0, 1))):
-            t, r = _legal(game, cell)
-            game.play(Turn(player, t, cell, r))
-            res = step(res, photo(game))
-        gt, gr = _legal(game, (0, -1))  # beyond the layout's span (rows 0 and 1)
-        t, r = _legal(game, (2, 0))
-        game.play(Turn("red", t, (2, 0), r))
-        truth = photo(game)
-        read = replace(truth, tiles=truth.tiles + (TileEntry((0, -1), gt, gr, 0.95),))
+        game, res, read = _a_turn_and_a_cell_of_the_table((0, -1))  # beyond the layout's span (rows 0, 1)
         res = step(res, _with_quads(read, (900, 700), offset), evidence_for(read))
         assert (0, -1) in {t.at for t in res.record.turns}  # the table taken as a turn
         bt, br = _legal(game, (3, 0))
