@@ -85,7 +85,7 @@ from functools import cache, partial
 from itertools import combinations
 from typing import Any
 
-from .board import Board
+from .board import Board, PlacedTile
 from .castle_rules import CastleGame
 from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
@@ -859,8 +859,8 @@ def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
     placed = game.board.tiles.get(cell)
     if placed is None:
         return False
-    differ = [e for e in EDGES if (_segment_at(placed.tile, placed.rot, e) or (None,))[0]
-              is not (_segment_at(tile, rot, e) or (None,))[0]]
+    read = PlacedTile(tile, rot)
+    differ = [e for e in EDGES if placed.kind_at(e) is not read.kind_at(e)]
     if len(differ) != 1:
         return False
     for f in game.figures:
