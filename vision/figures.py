@@ -45,6 +45,9 @@ class Blob:
     confidence: float
     features: dict[str, float] = field(default_factory=dict)  # measurements, for overlays and tuning
     hull: tuple[tuple[int, int], ...] = ()  # convex hull of its pixels (work px), for the mask
+    #: where the foot would be were the figure standing: set only for a figure read lying whose
+    #: outline is within ``figures.flat_doubt_rect`` of the lying bar (``flat_min_rect``)
+    standing_foot: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -521,36 +524,50 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     rect = min(rw, rh) / max(rw, rh, 1.0)
     lying = vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0)) \
         and rect >= float(cfg.get("flat_min_rect", 0.0))
+    standing_foot: tuple[float, float] | None = None
     if lying:
         # centre of the footprint on the table, lifted by half the thickness
         fb = grid.to_board(pts).mean(axis=0)
         foot_px = grid.to_image(fb[None])[0] - up * 0.5 * fig_t / fig_h * hpx
+        if rect < float(cfg.get("flat_min_rect", 0.0)) + float(cfg.get("flat_doubt_rect", 0.0)):
+            stand = _standing_foot(centre, grid, up, across, su, sx, e_up, hpx, vert, fig_t, fig_h, cfg)
+            standing_foot = (float(stand[0]), float(stand[1]))
     else:
-        foot_q, edge_q = np.percentile(su, [float(cfg["foot_pct"]), float(cfg["foot_edge_pct"])])
-        low = su <= foot_q
-        bottom = float(edge_q)
-        cx = float(np.median(sx[low]))
-        # the foot is the base's middle, half its depth beyond its front edge (``bottom``): half
-        # the thickness at the height's scale, or (figures.foot_from_extent) half of what the
-        # figure's extent along the vertical leaves after its height where that is more, seen
-        # from well above (below foot_extent_max_vert): there the height shows little and puts
-        # the foot on the base's edge. Not at a slant, where the camera model's height is less
-        # sure than the base's depth (real photo white-table-5players: a knight on a city's
-        # edge moved onto the field)
-        depth = float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx
-        if cfg.get("foot_from_extent", False) and vert < float(cfg.get("foot_extent_max_vert", np.inf)):
-            # (at most half the base's width on the table: a camera model that shows the
-            # height too small must not push the foot past the base)
-            step = grid.to_board(np.array([centre, centre + up]))
-            ground = 1.0 / max(float(np.linalg.norm(step[1] - step[0])), 1e-9)  # px per board unit along up
-            cap = 0.5 * float(cfg["base_mm"]) / float(cfg["tile_mm"]) * ground
-            depth = max(depth, min(0.5 * (e_up - hpx), cap))
-        foot_px = up * (bottom + depth) + across * cx
+        foot_px = _standing_foot(centre, grid, up, across, su, sx, e_up, hpx, vert, fig_t, fig_h, cfg)
     conf = float(np.clip(0.5 + 0.5 * fill * min(1.0, area / float(cfg["full_conf_area"])), 0.0, 1.0))
     feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
              "vert": vert, "rect": rect}
     return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats,
-                tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))))
+                tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))), standing_foot)
+
+
+def _standing_foot(centre: np.ndarray, grid: Grid, up: np.ndarray, across: np.ndarray, su: np.ndarray,
+                   sx: np.ndarray, e_up: float, hpx: float, vert: float, fig_t: float, fig_h: float,
+                   cfg: dict[str, Any]) -> np.ndarray:
+    """The foot (work pixels) of a standing figure: ``su``, ``sx`` are its pixels' coordinates
+    along the camera's vertical ``up`` and across it, ``e_up`` its extent along it, ``hpx`` the
+    figure's height there in pixels, ``vert`` that height over the height a figure would show
+    seen from the side, ``centre`` its pixels' mean.
+
+    The foot is the base's middle, half its depth beyond its front edge (``bottom``): half the
+    thickness at the height's scale, or (figures.foot_from_extent) half of what the figure's
+    extent along the vertical leaves after its height where that is more, seen from well above
+    (below foot_extent_max_vert): there the height shows little and puts the foot on the base's
+    edge. Not at a slant, where the camera model's height is less sure than the base's depth
+    (real photo white-table-5players: a knight on a city's edge moved onto the field)."""
+    foot_q, edge_q = np.percentile(su, [float(cfg["foot_pct"]), float(cfg["foot_edge_pct"])])
+    low = su <= foot_q
+    bottom = float(edge_q)
+    cx = float(np.median(sx[low]))
+    depth = float(cfg["foot_depth_frac"]) * fig_t / fig_h * hpx
+    if cfg.get("foot_from_extent", False) and vert < float(cfg.get("foot_extent_max_vert", np.inf)):
+        # (at most half the base's width on the table: a camera model that shows the height
+        # too small must not push the foot past the base)
+        step = grid.to_board(np.array([centre, centre + up]))
+        ground = 1.0 / max(float(np.linalg.norm(step[1] - step[0])), 1e-9)  # px per board unit along up
+        cap = 0.5 * float(cfg["base_mm"]) / float(cfg["tile_mm"]) * ground
+        depth = max(depth, min(0.5 * (e_up - hpx), cap))
+    return up * (bottom + depth) + across * cx  # type: ignore[no-any-return]
 
 
 def _cross2(a: np.ndarray, b: np.ndarray) -> float:

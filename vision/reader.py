@@ -64,7 +64,9 @@ class ReadDetail:
     evidence: dict[tuple[int, int], dict[tuple[str, int], float]] | None = None
     #: the figures (cell, player, slot; the reading's frame) whose segment is the one beside
     #: their measured foot (``figures.stand_snap``) rather than the one under it: a weaker
-    #: sighting of the segment (a follower weighs it less, :func:`scorer.follow.follow_step`)
+    #: sighting of the segment (a follower weighs it less, :func:`scorer.follow.follow_step`);
+    #: also the figures read lying in a field by a narrow margin whose foot would be on a road
+    #: of their tile were they standing (``figures.flat_doubt_rect``)
     snapped: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
 
 
@@ -674,7 +676,10 @@ class BoardReader:
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
+        sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
         for b in blobs:
+            if b.features.get("rect", 1.0) < sliver[0] and b.features.get("fill", 1.0) < sliver[1]:
+                continue  # a ragged strip of cloth or shadow, still masked from the tiles (figures.sliver_*)
             x, y, w, h = b.bbox
             u, v = grid.to_board(np.array([b.foot]))[0]
             cell = (int(np.floor(u)), int(np.floor(v)))
@@ -710,6 +715,18 @@ class BoardReader:
                     if under is None or t.tile.segment_index_on_board(under, t.rot) != \
                             t.tile.segment_index_on_board(slot, t.rot):
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
+                    elif b.standing_foot is not None:
+                        # read lying by a narrow margin (figures.flat_doubt_rect): were it
+                        # standing, its foot would be on a road (photo game 1619's last thief,
+                        # read as a farmer beside its road): the field is as weak a reading
+                        su, sv = grid.to_board(np.array([b.standing_foot]))[0]
+                        if (int(np.floor(su)), int(np.floor(sv))) == cell:
+                            stand = _slot_under(t, float(su - cell[0]), float(sv - cell[1]), False, snap, no_snap,
+                                                (float(mu - su), float(mv - sv)), min_cos, stay, snap_free)
+                            seg = t.tile.segment_index_on_board(stand, t.rot) if stand is not None else None
+                            if seg is not None and t.tile.segments[seg].kind is Kind.ROAD and \
+                                    seg != t.tile.segment_index_on_board(slot, t.rot):
+                                snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
             if slot is None:
                 continue
             quad = ((x * s, y * s), ((x + w) * s, y * s), ((x + w) * s, (y + h) * s), (x * s, (y + h) * s))

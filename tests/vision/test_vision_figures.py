@@ -358,6 +358,37 @@ def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     assert len(r._meeples([blob((180.0, 50.0), 1.0)], diagonal, chosen, 0, 0, 1.0)) == 1
 
 
+def test_a_ragged_sliver_along_a_tiles_edge_is_no_figure() -> None:
+    """Photo game 1723's last photo: a strip of the red cloth along a G's outer edge, 0.16 as
+    wide as long and filling 0.37 of its box, was read as a red knight on the G; the follower
+    rewrote the last turn. A component both that thin and that ragged (``figures.sliver_*``) is
+    no figure. A thin but solid strip is kept (the real red-glass photo: a knight at the layout's
+    edge cut from the red table around it leaves 0.22 by 1.0), and so is a ragged figure of a
+    figure's shape (a farmer's outline fills little of its box)."""
+    from vision.reader import BoardReader
+
+    r = BoardReader()
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    chosen = {(0, 0): temps[0]}
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+    most_rect = float(r.cfg["figures"]["sliver_max_rect"])
+    most_fill = float(r.cfg["figures"]["sliver_max_fill"])
+    assert 0.16 < most_rect < 0.41 and 0.37 < most_fill < 0.52  # between the sliver and real meeples
+
+    def read(rect: float, fill: float) -> int:
+        b = Blob("red", (10, 20, 20, 30), (20.0, 50.0), 0.05, False, 0.6,
+                 {"cell_tile": 1.0, "rect": rect, "fill": fill})
+        return len(r._meeples([b], grid, chosen, 0, 0, 1.0))
+
+    assert read(0.16, 0.37) == 0  # photo game 1723's strip of cloth
+    assert read(0.22, 1.0) == 1  # a solid strip: what is left of a figure cut from its cloth
+    assert read(0.45, 0.37) == 1  # ragged, but as wide as a figure
+    r.cfg["figures"]["sliver_max_rect"] = 0.0
+    assert read(0.16, 0.37) == 1
+
+
 def test_a_figure_at_the_layouts_edge_whose_foot_falls_just_beyond_its_tile_is_kept() -> None:
     """Photo game 1339: the last turn's knight stood on an E's city at the very edge of the
     layout, its body over the edge, and its foot was measured 0.005 tile beyond the tile, on
@@ -417,6 +448,59 @@ def test_meeples_report_the_figures_moved_onto_a_road() -> None:
     beside, on = r._meeples([blob(edge - 0.5 * snap), blob(0.5)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
     assert t.tile.segment_index_on_board(beside.on, 0) == road == t.tile.segment_index_on_board(on.on, 0)
     assert snapped == {((0, 0), "red", beside.on)}
+
+
+def test_meeples_report_a_figure_read_lying_by_a_narrow_margin_whose_standing_foot_is_on_a_road() -> None:
+    """Photo game 1619: the last turn's thief on a V's road was read lying, as a farmer in the
+    field beside it (its outline's rectangle 0.75 as wide as long, the bar 0.72). A blob read
+    lying near the bar carries its standing foot (``Blob.standing_foot``, ``figures.flat_doubt_rect``);
+    when that foot is on a road of its tile, the reader reports the figure among the snapped
+    ones, on the field it read. Not when the standing foot is in the same field, and not for a
+    figure read lying well clear of the bar (no standing foot)."""
+    from vision.reader import BoardReader
+
+    r = BoardReader()
+    cat = load_catalog()
+    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+
+    def blob(stand_v: float | None) -> Blob:  # lying, its footprint's centre at (0.5, 0.2): the north field
+        return Blob("red", (40, 10, 20, 20), (50.0, 20.0), 0.05, True, 0.9, {"cell_tile": 1.0},
+                    standing_foot=None if stand_v is None else (50.0, 100.0 * stand_v))
+
+    for stand_v, reported in ((0.5, True), (0.25, False), (None, False)):
+        snapped: set = set()
+        (m,) = r._meeples([blob(stand_v)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+        assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is Kind.FIELD  # type: ignore[index]
+        assert t.tile.segment_index_on_board(m.on, 0) != road
+        assert snapped == ({((0, 0), "red", m.on)} if reported else set()), stand_v
+
+
+def test_a_blob_read_lying_near_the_bar_carries_its_standing_foot() -> None:
+    """:func:`vision.figures._blob` gives a figure read lying whose outline's rectangle is within
+    ``figures.flat_doubt_rect`` of ``flat_min_rect`` the foot it would have standing; one well
+    clear of the bar, or standing, gets none."""
+    from vision.config import load_config
+    from vision.figures import _blob
+
+    cfg = load_config(None)["figures"]
+    P = _camera(0.05)  # nearly straight above, about 80 px a tile
+    grid = Grid(H=np.linalg.inv(P[:, [0, 1, 3]]), cols=range(0, 5), rows=range(0, 5), pitch_px=80.0)
+    cam = camera_from_grid(grid, (900, 1200), cfg)
+
+    def lying_u(width: int, height: int) -> np.ndarray:  # a U: its hull the whole box, a third of it empty
+        pts = [(x, y) for x in range(600, 600 + width) for y in range(450, 450 + height)
+               if abs(x - 600 - width / 2) > width / 6 or y - 450 > height / 2]
+        return np.array(pts, np.float64)
+
+    for width, doubted in ((40, False), (31, True)):  # rectangle 1.0 and 0.77 as wide as long
+        pts = lying_u(width, 40)
+        b = _blob("red", pts, (600, 450, width, 40), grid, cam, 16 / 45, 7.5 / 45, cfg)
+        assert b is not None and b.lying, width
+        assert (b.standing_foot is not None) is doubted, (width, b.features)
 
 
 def _hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
