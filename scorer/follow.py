@@ -2328,10 +2328,18 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     def late_ask() -> list[tuple[Alternative, Game]]:
         return late_seen(record, chosen_turns, end_game)
 
+    def recoloured(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        return _recoloured_followers(replace(prior, turns=prior.turns + these), then, game, these, visible)
+
+    def recoloured_ask() -> list[tuple[Alternative, Game]]:
+        return recoloured(record, chosen_turns, end_game)
+
     snapped_why = "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players " \
         "are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
+    recoloured_why = "a figure on a new tile was read in another player's colour: it may be no follower of that " \
+        "turn; the players are asked"
     rivals_why = "a follower on a new tile may hide what tells it from another tile: the players are asked"
     past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
         "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
@@ -2345,6 +2353,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          rivals_why),
         (snapped_ask, snapped_why),
         (late_ask, late_why),
+        (recoloured_ask, recoloured_why),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
          "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
          "asked"),
@@ -2372,7 +2381,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # its road with a thief on it, corrected in a step whose new tile had a hidden-follower question)
     for ask, why, question, any_to_ask in ((past_ask, past_why, past_hidden, rewritten or reopened),
                                            (snapped_ask, snapped_why, snapped, weak),
-                                           (late_ask, late_why, late_seen, late)):
+                                           (late_ask, late_why, late_seen, late),
+                                           (recoloured_ask, recoloured_why, recoloured, visible)):
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
                                                warnings, why)
@@ -3897,20 +3907,55 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     angles, which is why such a sighting counts half a vote (:data:`SNAPPED_VOTE`); but a
     follower is seen only in the photos from its turn on, and the last turn's in one photo: with
     nothing else to go by, the road was taken (fresh photo games 447 and 459: the last turn's
-    farmer scored as a road). Returns ``record`` as it is first, then with each such follower in
-    each field beside its road on its tile (when the game replays so and its end totals differ),
-    with their games, or []."""
+    farmer scored as a road). The other way round, a follower the reader read lying in a field
+    by a narrow margin, whose foot would be on a road were it standing, is offered on the road
+    at the middle of that edge (photo game 1619: the last turn's thief read as a farmer beside
+    its road). Returns ``record`` as it is first, then with each such follower in each field
+    beside its road on its tile, or on that road (when the game replays so and its end totals
+    differ), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
-        if t.tile is None or t.at is None or t.meeple not in EDGE_SLOTS or (t.at, t.player, t.meeple) not in weak:
+        if t.tile is None or t.at is None or t.meeple is None or (t.at, t.player, t.meeple) not in weak:
             return []
-        road = _segment(t.tile, t.rot, t.meeple)
-        if road is None or t.tile.segments[road].kind is not Kind.ROAD:
+        read = _segment(t.tile, t.rot, t.meeple)
+        if read is None:
+            return []
+        if t.tile.segments[read].kind is Kind.FIELD and t.meeple[:1] in EDGE_SLOTS and t.meeple != t.meeple[:1]:
+            # read lying in the field by a narrow margin, its foot on the road were it standing
+            # (photo game 1619): the road at the middle of the same edge
+            road = _segment(t.tile, t.rot, t.meeple[:1])
+            if road is None or t.tile.segments[road].kind is not Kind.ROAD:
+                return []
+            return [(_snap_question(t, t.meeple[:1]), {"meeple": t.meeple[:1]})]
+        if t.meeple not in EDGE_SLOTS or t.tile.segments[read].kind is not Kind.ROAD:
             return []
         # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
         fields = [side for side in EDGE_SLOTS[t.meeple][::2] if (i := _segment(t.tile, t.rot, side)) is not None
                   and t.tile.segments[i].kind is Kind.FIELD]
         return [(_snap_question(t, side), {"meeple": side}) for side in fields]
     return _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""))
+
+
+def _recoloured_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                          visible: Mapping[Cell, MeepleEntry]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new followers that the photo read in another player's
+    colour (``visible``: the photo's figures on the new tiles, record frame): the search took
+    the figure as the turn's player's, its colour misread, but it may be no follower of the turn
+    at all: a strip of a tablecloth of that colour along the tile's edge, or another player's
+    figure beside it read across the seam (photo game 1723: a red figure read on the G blue laid
+    last, on the red cloth at the layout's edge, became a blue knight). Returns ``record`` as it
+    is first, then with each such turn without its follower (where the game replays so and its
+    end totals or the followers it leaves on the board are new), with their games, or []."""
+    def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
+        m = visible.get(t.at) if t.at is not None else None
+        if t.meeple is None or m is None or m.player == t.player:
+            return []
+        return [(f"{t.player} put no follower on the tile at {list(t.at or ())} (the {m.player} figure seen there "
+                 "is none of theirs)", {"meeple": None})]
+
+    def as_read(t: Turn) -> str:
+        m = visible.get(t.at) if t.at is not None else None
+        return f"{t.player}'s follower on the tile at {list(t.at or ())}, read {m.player}" if m else ""
+    return _turn_questions(record, end_game, before, turns, options, as_read, standing=True)
 
 
 def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],

@@ -51,8 +51,9 @@ def photo(game: Game, confidence: float = 0.95) -> State:
     return replace(state, tiles=tuple(replace(e, confidence=confidence) for e in state.tiles))
 
 
-def start_game() -> Game:
-    game = Game(players=PLAYERS)
+def start_game(players: tuple[str, ...] = PLAYERS) -> Game:
+    """A game of ``players`` (red first by default) with the start tile D laid."""
+    game = Game(players=players)
     game.start(tile("D"))
     return game
 

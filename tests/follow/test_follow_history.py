@@ -36,6 +36,9 @@ from scorer.geometry import SLOTS
 
 from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
 
+#: the players of a game blue opens (``start_game``'s default has red first)
+BLUE_FIRST = ("blue", "red")
+
 
 def step(prev: FollowResult, state: State, ev: dict | None = None) -> FollowResult:
     return follow_step(prev.record, prev.corrected_state, state, evidence=ev if ev is not None else evidence_for(state),
@@ -556,7 +559,7 @@ def test_a_crest_the_photos_cannot_tell_is_asked_when_it_starts_to_count() -> No
     first, second = _farm_then_knight()
     cell = first.at
     assert cell is not None
-    game = start_game()
+    game = start_game(BLUE_FIRST)  # blue's turn first: a blue figure on red's turn is asked about
     res = first_step(game)
     game.play(first)
     truth = photo(game)
@@ -1865,6 +1868,51 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     assert not look(res, on_road, []).ambiguous
 
 
+def test_a_thief_read_lying_beside_its_road_by_a_narrow_margin_is_asked_about() -> None:
+    """Photo game 1619: the last turn's thief on a V's road was read lying (a farmer) in the
+    field beside it, its outline just over the lying bar; blue scored nothing for the road. The
+    reader now reports such a figure among the snapped ones (its standing foot on the road), and
+    the step offers the road at the middle of that edge: the players are asked, the reading
+    first. Without the reader's word it is not asked."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: the road runs E-W, red's thief on it
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="Es") if m.at == (1, 0) else m for m in truth.meeples))
+    assert not look(res, on_field, []).ambiguous
+    asked = look(res, on_field, [((1, 0), "red", "Es")])
+    assert asked.ambiguous and any("may lie in the field" in w for w in asked.warnings)
+    u = tile("U")
+    got = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+           for a in asked.alternatives]
+    assert got == ["field", "road"]
+    assert "in the field beside the road (Es)" in asked.alternatives[0].summary
+    assert "on the road (E)" in asked.alternatives[1].summary
+    assert dict(asked.alternatives[1].final) == game.final_report().final
+
+
+def test_a_figure_read_in_another_players_colour_on_the_new_tile_is_asked_about() -> None:
+    """Photo game 1723: the last photo read a red figure on the G blue had just laid without a
+    follower (a strip of the red cloth along the tile's outer edge). The search took it as
+    blue's, its colour misread, and blue scored a knight. A figure read in another player's
+    colour on a new tile now asks whether the turn put a follower at all: the record as read
+    first, then the turn without it. A figure read in the colour of the turn's player asks
+    nothing."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("E"), (0, -1), 180))  # red closes the start tile's city, no follower
+    truth = photo(game)
+    seen_blue = replace(truth, meeples=truth.meeples + (MeepleEntry("blue", (0, -1), "N"),))
+    asked = step(res, seen_blue)
+    assert asked.ambiguous and any("another player's colour" in w for w in asked.warnings)
+    assert [a.record.turns[-1].meeple for a in asked.alternatives] == ["N", None]
+    assert "read blue" in asked.alternatives[0].summary
+    assert "red put no follower" in asked.alternatives[1].summary
+    assert dict(asked.alternatives[1].final) == game.final_report().final
+    seen_red = replace(truth, meeples=truth.meeples + (MeepleEntry("red", (0, -1), "N"),))
+    assert not step(res, seen_red).ambiguous
+
+
 def test_a_snapped_follower_is_asked_with_the_steps_own_question() -> None:
     """Fresh photo game 1116 (photos skipped): the last tile's farmer was read on its road,
     moved there from its foot, in a step that already asked another question (of a crest under
@@ -2533,7 +2581,7 @@ def test_a_steps_own_follower_question_is_crossed_with_the_tile_a_follower_may_h
     asked where on the U it stands, and the rival-tile question (asked only when no other was)
     never came: red ended a point under. Now it is crossed with the step's own question, once:
     the W comes with its follower on each of its features."""
-    game = start_game()
+    game = start_game(BLUE_FIRST)
     res = first_step(game)
     game.play(Turn("blue", tile("U"), (-1, 0), 0, meeple="Sw"))  # blue's farmer in the start tile's south field
     truth = photo(game)
