@@ -12,8 +12,8 @@ from scorer import Kind, load_catalog
 from vision.config import load_config
 from vision.figures import Blob, camera_from_grid, figures_mask, find_figures
 from vision.locate import Grid
-from vision.reader import _slot_under
-from vision.templates import build_templates
+from vision.reader import BoardReader, _slot_under
+from vision.templates import Template, build_templates
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 
@@ -332,17 +332,21 @@ def test_find_figures_sees_a_blurred_green_figure_against_the_grass_beyond_its_o
     assert find_figures(img, grid, board, dict(cfg, contrast_gap_hue=90.0), ("green",)) == []
 
 
+def _reader_on_us(cols: int = 1) -> tuple[BoardReader, list[Template], Grid]:
+    """A reader, the U's templates (one a rotation; at rotation 0 its road runs west-east) and a
+    grid of ``cols`` x 1 cells of 100 pixels each, for :meth:`BoardReader._meeples`."""
+    r = BoardReader()
+    temps = build_templates([load_catalog().tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, cols), rows=range(0, 1),
+                pitch_px=100.0)
+    return r, temps, grid
+
+
 def test_meeples_on_an_unrecognised_tile_are_kept() -> None:
     """A figure whose foot is on a cell read as unknown, but tile-coloured and beside read tiles,
     is reported there; one beside the board on the table is not."""
-    from vision.reader import BoardReader
-
-    r = BoardReader()
-    cat = load_catalog()
-    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    r, temps, grid = _reader_on_us(3)
     chosen = {(0, 0): temps[0]}
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 3), rows=range(0, 1),
-                pitch_px=100.0)
 
     def blob(foot: tuple[float, float], tile: float) -> Blob:
         return Blob("red", (int(foot[0]) - 10, int(foot[1]) - 30, 20, 30), foot, 0.05, False, 0.9,
@@ -365,14 +369,8 @@ def test_a_ragged_sliver_along_a_tiles_edge_is_no_figure() -> None:
     no figure. A thin but solid strip is kept (the real red-glass photo: a knight at the layout's
     edge cut from the red table around it leaves 0.22 by 1.0), and so is a ragged figure of a
     figure's shape (a farmer's outline fills little of its box)."""
-    from vision.reader import BoardReader
-
-    r = BoardReader()
-    cat = load_catalog()
-    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    r, temps, grid = _reader_on_us()
     chosen = {(0, 0): temps[0]}
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
-                pitch_px=100.0)
     most_rect = float(r.cfg["figures"]["sliver_max_rect"])
     most_fill = float(r.cfg["figures"]["sliver_max_fill"])
     assert 0.16 < most_rect < 0.41 and 0.37 < most_fill < 0.52  # between the sliver and real meeples
@@ -396,17 +394,11 @@ def test_a_figure_at_the_layouts_edge_whose_foot_falls_just_beyond_its_tile_is_k
     that the middle of the figure's outline lies on is put on that tile, on the segment along
     the edge; farther off, with the figure's middle off the tiles, or long and thin (a strip of
     the table along the tile's edge, ``figures.edge_foot_min_rect``), it is not."""
-    from vision.reader import BoardReader
-
-    r = BoardReader()
+    r, temps, grid = _reader_on_us(2)
     edge = float(r.cfg["figures"]["edge_foot_max"])
     assert 0 < edge < 0.25
-    cat = load_catalog()
-    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
     t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
     chosen = {(0, 0): t}
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 2), rows=range(0, 1),
-                pitch_px=100.0)
 
     def blob(foot_u: float, middle_u: float, rect: float = 0.7) -> Blob:  # foot and middle at v = 0.2
         return Blob("red", (int(100 * middle_u) - 10, 5, 20, 30), (100.0 * foot_u, 20.0), 0.05, False, 0.9,
@@ -428,18 +420,12 @@ def test_meeples_report_the_figures_moved_onto_a_road() -> None:
     """A standing figure whose foot is measured just beside a road is put on the road (a foot
     is measured only so well); the reader says so (``snapped``), since such a look at the
     figure's segment is weaker than a foot on the road itself. A foot on the road is not moved."""
-    from vision.reader import BoardReader
-
-    r = BoardReader()
-    cat = load_catalog()
-    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    r, temps, grid = _reader_on_us()
     t = next(x for x in temps if x.rot == 0)  # road west-east
     road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
     ys = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0]
     edge = ys.min() / t.segments.shape[0]
     snap = float(r.cfg["figures"]["stand_snap"])
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
-                pitch_px=100.0)
 
     def blob(v: float) -> Blob:  # foot at (50, 100 v): the camera looks along the board's y
         return Blob("red", (40, int(100 * v) - 30, 20, 30), (50.0, 100.0 * v), 0.05, False, 0.9, {"cell_tile": 1.0})
@@ -457,15 +443,9 @@ def test_meeples_report_a_figure_read_lying_by_a_narrow_margin_whose_standing_fo
     when that foot is on a road of its tile, the reader reports the figure among the snapped
     ones, on the field it read. Not when the standing foot is in the same field, and not for a
     figure read lying well clear of the bar (no standing foot)."""
-    from vision.reader import BoardReader
-
-    r = BoardReader()
-    cat = load_catalog()
-    temps = build_templates([cat.tiles["U"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    r, temps, grid = _reader_on_us()
     t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
     road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
-                pitch_px=100.0)
 
     def blob(stand_v: float | None) -> Blob:  # lying, its footprint's centre at (0.5, 0.2): the north field
         return Blob("red", (40, 10, 20, 20), (50.0, 20.0), 0.05, True, 0.9, {"cell_tile": 1.0},
