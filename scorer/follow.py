@@ -3919,13 +3919,14 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
         read = _segment(t.tile, t.rot, t.meeple)
         if read is None:
             return []
-        if t.tile.segments[read].kind is Kind.FIELD and t.meeple[:1] in EDGE_SLOTS and t.meeple != t.meeple[:1]:
+        edge = SLOT_EDGE.get(t.meeple)
+        if t.tile.segments[read].kind is Kind.FIELD and edge is not None and edge != t.meeple:
             # read lying in the field by a narrow margin, its foot on the road were it standing
             # (photo game 1619): the road at the middle of the same edge
-            road = _segment(t.tile, t.rot, t.meeple[:1])
+            road = _segment(t.tile, t.rot, edge)
             if road is None or t.tile.segments[road].kind is not Kind.ROAD:
                 return []
-            return [(_snap_question(t, t.meeple[:1]), {"meeple": t.meeple[:1]})]
+            return [(_snap_question(t, edge), {"meeple": edge})]
         if t.meeple not in EDGE_SLOTS or t.tile.segments[read].kind is not Kind.ROAD:
             return []
         # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
