@@ -2334,8 +2334,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     def recoloured_ask() -> list[tuple[Alternative, Game]]:
         return recoloured(record, chosen_turns, end_game)
 
-    snapped_why = "a new follower beside a road may lie in the field (a farmer) or stand on the road: the players " \
-        "are asked"
+    snapped_why = "a new follower read beside its foot may lie in the field (a farmer) or stand on the road or in " \
+        "the city beside it: the players are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
     recoloured_why = "a figure on a new tile was read in another player's colour: it may be no follower of that " \
@@ -3910,9 +3910,12 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     farmer scored as a road). The other way round, a follower the reader read lying in a field
     by a narrow margin, whose foot would be on a road were it standing, is offered on the road
     at the middle of that edge (photo game 1619: the last turn's thief read as a farmer beside
-    its road). Returns ``record`` as it is first, then with each such follower in each field
-    beside its road on its tile, or on that road (when the game replays so and its end totals
-    differ), with their games, or []."""
+    its road). A follower read standing in a field at the wall of a city, within the precision
+    of the reader's map of the tile (``vision`` config ``figures.city_doubt``), is offered in
+    each city that field borders (photo game 1037: the last turn's knight, its foot 0.002 tile
+    out of its H's city, scored as a farmer). Returns ``record`` as it is first, then with each
+    such follower in each field beside its road on its tile, on that road, or in those cities
+    (when the game replays so and its end totals differ), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is None or t.at is None or t.meeple is None or (t.at, t.player, t.meeple) not in weak:
             return []
@@ -3920,13 +3923,18 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
         if read is None:
             return []
         edge = SLOT_EDGE.get(t.meeple)
-        if t.tile.segments[read].kind is Kind.FIELD and edge is not None and edge != t.meeple:
-            # read lying in the field by a narrow margin, its foot on the road were it standing
-            # (photo game 1619): the road at the middle of the same edge
-            road = _segment(t.tile, t.rot, edge)
-            if road is None or t.tile.segments[road].kind is not Kind.ROAD:
-                return []
-            return [(_snap_question(t, edge), {"meeple": edge})]
+        if t.tile.segments[read].kind is Kind.FIELD:
+            out: list[tuple[str, dict[str, Any]]] = []
+            road = _segment(t.tile, t.rot, edge) if edge is not None and edge != t.meeple else None
+            if road is not None and t.tile.segments[road].kind is Kind.ROAD:
+                # read lying in the field by a narrow margin, its foot on the road were it
+                # standing (photo game 1619): the road at the middle of the same edge
+                out.append((_snap_question(t, edge or ""), {"meeple": edge}))
+            # standing at the wall of a city the field borders (photo game 1037's knight)
+            for city in t.tile.segments[read].cities:
+                slot = rotate_slot(city, t.rot)
+                out.append((_snap_question(t, slot), {"meeple": slot}))
+            return out
         if t.meeple not in EDGE_SLOTS or t.tile.segments[read].kind is not Kind.ROAD:
             return []
         # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
@@ -4061,8 +4069,13 @@ def _late_question(t: Turn, slot: str) -> str:
 
 
 def _snap_question(t: Turn, slot: str) -> str:
-    """One answer to a thief-or-farmer question: turn ``t``'s follower at ``slot``."""
-    where = "on the road" if slot in EDGE_SLOTS else "in the field beside the road"
+    """One answer to a question of where a follower read beside its foot stands: turn ``t``'s
+    follower at ``slot`` (on its road, in its city, in its field)."""
+    seg = _segment(t.tile, t.rot, slot) if t.tile is not None else None
+    kind = t.tile.segments[seg].kind if t.tile is not None and seg is not None else None
+    beside = " beside the road" if t.tile is not None and any(g.kind is Kind.ROAD for g in t.tile.segments) else ""
+    where = {Kind.ROAD: "on the road", Kind.CITY: "in the city"}.get(kind, "in the field" + beside) \
+        if kind is not None else "at"
     return f"{t.player}'s follower on the tile at {list(t.at or ())} stands {where} ({slot})"
 
 

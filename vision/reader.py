@@ -674,6 +674,7 @@ class BoardReader:
         snap_free = float(fcfg.get("snap_free", 0.0))
         no_snap = tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ()))
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
+        city_doubt = float(fcfg.get("city_doubt", 0.0))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
@@ -714,6 +715,12 @@ class BoardReader:
                     under = _slot_under(t, fu, fv, b.lying, 0.0, lying_stay=stay)
                     if under is None or t.tile.segment_index_on_board(under, t.rot) != \
                             t.tile.segment_index_on_board(slot, t.rot):
+                        snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
+                    elif not b.lying and city_doubt > 0 and _beside_a_city(t, slot, fu, fv, city_doubt):
+                        # standing on a field at a city's wall, within the label raster's
+                        # precision (figures.city_doubt): a knight at the wall is read so as
+                        # often as a farmer beside it (photo game 1037's last knight, 0.002
+                        # tile out of its H's city)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
                     elif b.standing_foot is not None:
                         # read lying by a narrow margin (figures.flat_doubt_rect): were it
@@ -821,6 +828,17 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     centre = [x for x in board_slots if x in ("N", "E", "S", "W")]
     pool = centre if (seg.kind in (Kind.CITY, Kind.ROAD) and centre) else board_slots
     return min(pool, key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
+
+
+def _beside_a_city(t: Template, slot: str, fu: float, fv: float, within: float) -> bool:
+    """Whether ``slot`` of decoded tile ``t`` names a field and point (fu, fv) (tile units, board
+    orientation) lies within ``within`` tile sides of a city of the tile (label raster,
+    :func:`segment_distance`)."""
+    seg = t.tile.segment_index_on_board(slot, t.rot)
+    if seg is None or t.tile.segments[seg].kind is not Kind.FIELD:
+        return False
+    return any(sg.kind is Kind.CITY and segment_distance(t.segments, i, fu, fv) <= within
+               for i, sg in enumerate(t.tile.segments))
 
 
 def _along(move: tuple[float, float], direction: tuple[float, float] | None, min_cos: float) -> bool:

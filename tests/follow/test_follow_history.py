@@ -1891,6 +1891,29 @@ def test_a_thief_read_lying_beside_its_road_by_a_narrow_margin_is_asked_about() 
     assert dict(asked.alternatives[1].final) == game.final_report().final
 
 
+def test_a_knight_read_in_the_field_at_its_citys_wall_is_asked_about() -> None:
+    """Photo game 1037: the last turn's knight on an H was read standing in the field beside its
+    city, its foot 0.002 tile out of the city on the reader's map of the tile; blue scored a
+    farmer. The reader now reports such a figure among the snapped ones (``figures.city_doubt``),
+    and the step offers each city the field borders: the players are asked, the reading first.
+    Without the reader's word it is not asked."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("E"), (0, 1), 180, meeple="S"))  # E below the start tile, its city south, red's knight
+    truth = photo(game)
+    on_field = replace(truth, meeples=tuple(replace(m, on="Es") if m.at == (0, 1) else m for m in truth.meeples))
+    assert not look(res, on_field, []).ambiguous
+    asked = look(res, on_field, [((0, 1), "red", "Es")])
+    assert asked.ambiguous and any("in the city beside it" in w for w in asked.warnings)
+    e = tile("E")
+    got = [e.segments[e.segment_index_on_board(a.record.turns[-1].meeple, 180)].kind.value  # type: ignore[arg-type]
+           for a in asked.alternatives]
+    assert got == ["field", "city"]
+    assert "in the field (Es)" in asked.alternatives[0].summary
+    assert "in the city (S)" in asked.alternatives[1].summary
+    assert dict(asked.alternatives[1].final) == game.final_report().final
+
+
 def test_a_figure_read_in_another_players_colour_on_the_new_tile_is_asked_about() -> None:
     """Photo game 1723: the last photo read a red figure on the G blue had just laid without a
     follower (a strip of the red cloth along the tile's outer edge). The search took it as
