@@ -3899,8 +3899,8 @@ def _crest_answer(t: Turn, tile: TileType) -> str:
 
 def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                        weak: Collection[tuple[Cell, str, str]]) -> list[tuple[Alternative, Game]]:
-    """Alternatives for this step's new followers that the reader took onto a road beside their
-    measured foot (``weak``, as :data:`SNAPPED_MARK` marks them: cell, player, slot in the
+    """Alternatives for this step's new followers that the reader took onto a segment beside
+    their measured foot, or read at a wall (``weak``, as :data:`SNAPPED_MARK` marks them: cell, player, slot in the
     record's frame).
 
     A farmer lying in the field beside a road is read standing on the road from some camera
@@ -3910,11 +3910,12 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     farmer scored as a road). The other way round, a follower the reader read lying in a field
     by a narrow margin, whose foot would be on a road were it standing, is offered on the road
     at the middle of that edge (photo game 1619: the last turn's thief read as a farmer beside
-    its road). A follower read standing in a field at the wall of a city, within the precision
-    of the reader's map of the tile (``vision`` config ``figures.city_doubt``), is offered in
-    each city that field borders (photo game 1037: the last turn's knight, its foot 0.002 tile
-    out of its H's city, scored as a farmer). Returns ``record`` as it is first, then with each
-    such follower in each field beside its road on its tile, on that road, or in those cities
+    its road). A follower read standing at the wall between a field and a city or a monastery,
+    within the precision of the reader's map of the tile (``vision`` config
+    ``figures.wall_doubt``), is offered on the other side of each wall of its segment
+    (:func:`_across_walls`; photo game 1037: the last turn's knight, its foot 0.002 tile out of
+    its H's city, scored as a farmer). Returns ``record`` as it is first, then with each such
+    follower in each field beside its road on its tile, on that road, or across those walls
     (when the game replays so and its end totals differ), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is None or t.at is None or t.meeple is None or (t.at, t.player, t.meeple) not in weak:
@@ -3923,19 +3924,20 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
         if read is None:
             return []
         edge = SLOT_EDGE.get(t.meeple)
-        if t.tile.segments[read].kind is Kind.FIELD:
-            out: list[tuple[str, dict[str, Any]]] = []
+        kind = t.tile.segments[read].kind
+        out: list[tuple[str, dict[str, Any]]] = []
+        if kind is Kind.FIELD:
             road = _segment(t.tile, t.rot, edge) if edge is not None and edge != t.meeple else None
             if road is not None and t.tile.segments[road].kind is Kind.ROAD:
                 # read lying in the field by a narrow margin, its foot on the road were it
                 # standing (photo game 1619): the road at the middle of the same edge
                 out.append((_snap_question(t, edge or ""), {"meeple": edge}))
-            # standing at the wall of a city the field borders (photo game 1037's knight)
-            for city in t.tile.segments[read].cities:
-                slot = rotate_slot(city, t.rot)
-                out.append((_snap_question(t, slot), {"meeple": slot}))
+        if kind is not Kind.ROAD:
+            # standing at a wall between a field and a city or a monastery (photo game 1037's
+            # knight): the other side of each wall of that segment
+            out += [(_snap_question(t, slot), {"meeple": slot}) for slot in _across_walls(t.tile, t.rot, read)]
             return out
-        if t.meeple not in EDGE_SLOTS or t.tile.segments[read].kind is not Kind.ROAD:
+        if t.meeple not in EDGE_SLOTS:
             return []
         # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
         fields = [side for side in EDGE_SLOTS[t.meeple][::2] if (i := _segment(t.tile, t.rot, side)) is not None
@@ -4066,6 +4068,29 @@ def _late_question(t: Turn, slot: str) -> str:
     if t.tile is not None and (i := _segment(t.tile, t.rot, slot)) is not None:
         kind = f" {t.tile.segments[i].kind.value}"
     return f"{t.player} put a follower on the{kind} of the tile at {list(t.at or ())} ({slot})"
+
+
+def _across_walls(tile: TileType, rot: int, i: int) -> list[str]:
+    """The board slots (tile at ``rot``) naming the segments across a wall from segment ``i``:
+    the cities a field borders and the monastery inside it, or the fields a city or a monastery
+    borders."""
+    seg = tile.segments[i]
+    def slot_of(j: int) -> str:
+        other = tile.segments[j]
+        if other.kind is Kind.MONASTERY:
+            return "C"
+        centre = [s for s in other.slots if s in EDGES]
+        return rotate_slot((centre or list(other.slots))[0], rot)
+    if seg.kind is Kind.FIELD:
+        across = [j for j, o in enumerate(tile.segments)
+                  if (o.kind is Kind.CITY and any(c in o.slots for c in seg.cities)) or o.kind is Kind.MONASTERY]
+    elif seg.kind is Kind.CITY:
+        across = [j for j, o in enumerate(tile.segments) if o.kind is Kind.FIELD and any(c in seg.slots for c in o.cities)]
+    elif seg.kind is Kind.MONASTERY:
+        across = [j for j, o in enumerate(tile.segments) if o.kind is Kind.FIELD]
+    else:
+        across = []
+    return [slot_of(j) for j in across]
 
 
 def _snap_question(t: Turn, slot: str) -> str:

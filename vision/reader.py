@@ -674,7 +674,7 @@ class BoardReader:
         snap_free = float(fcfg.get("snap_free", 0.0))
         no_snap = tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ()))
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
-        city_doubt = float(fcfg.get("city_doubt", 0.0))
+        wall_doubt = float(fcfg.get("wall_doubt", 0.0))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
@@ -716,11 +716,11 @@ class BoardReader:
                     if under is None or t.tile.segment_index_on_board(under, t.rot) != \
                             t.tile.segment_index_on_board(slot, t.rot):
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
-                    elif not b.lying and city_doubt > 0 and _beside_a_city(t, slot, fu, fv, city_doubt):
-                        # standing on a field at a city's wall, within the label raster's
-                        # precision (figures.city_doubt): a knight at the wall is read so as
-                        # often as a farmer beside it (photo game 1037's last knight, 0.002
-                        # tile out of its H's city)
+                    elif not b.lying and wall_doubt > 0 and _at_a_wall(t, slot, fu, fv, wall_doubt):
+                        # standing at the wall between a field and a city or a monastery, within
+                        # the label raster's precision (figures.wall_doubt): a knight at the wall
+                        # is read outside it as often as a farmer beside it inside (photo game
+                        # 1037's last knight, 0.002 tile out of its H's city)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
                     elif b.standing_foot is not None:
                         # read lying by a narrow margin (figures.flat_doubt_rect): were it
@@ -830,14 +830,17 @@ def _slot_under(t: Template, fu: float, fv: float, lying: bool, snap: float = 0.
     return min(pool, key=lambda x: (_SLOT_POS[x][0] - fu) ** 2 + (_SLOT_POS[x][1] - fv) ** 2)
 
 
-def _beside_a_city(t: Template, slot: str, fu: float, fv: float, within: float) -> bool:
-    """Whether ``slot`` of decoded tile ``t`` names a field and point (fu, fv) (tile units, board
-    orientation) lies within ``within`` tile sides of a city of the tile (label raster,
-    :func:`segment_distance`)."""
+def _at_a_wall(t: Template, slot: str, fu: float, fv: float, within: float) -> bool:
+    """Whether point (fu, fv) (tile units, board orientation) of decoded tile ``t``, on the
+    segment ``slot`` names, lies within ``within`` tile sides (label raster,
+    :func:`segment_distance`) of the other side of a wall: of a city or a monastery when that
+    segment is a field, of a field when it is a city or a monastery."""
     seg = t.tile.segment_index_on_board(slot, t.rot)
-    if seg is None or t.tile.segments[seg].kind is not Kind.FIELD:
+    if seg is None or t.tile.segments[seg].kind is Kind.ROAD:
         return False
-    return any(sg.kind is Kind.CITY and segment_distance(t.segments, i, fu, fv) <= within
+    walled = (Kind.CITY, Kind.MONASTERY)
+    across = walled if t.tile.segments[seg].kind is Kind.FIELD else (Kind.FIELD,)
+    return any(sg.kind in across and segment_distance(t.segments, i, fu, fv) <= within
                for i, sg in enumerate(t.tile.segments))
 
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from scorer import Board, Game, GameRecord, IllegalMoveError, MeepleEntry, Reading, State, TileEntry, Turn, replay
+from scorer import Board, Game, GameRecord, IllegalMoveError, Kind, MeepleEntry, Reading, State, TileEntry, Turn, replay
 from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     ANSWER_VOTES,
@@ -26,6 +26,7 @@ from scorer.follow import (
     SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
     FollowResult,
+    _across_walls,
     _doubted,
     _forget_slots,
     _segment_at,
@@ -1891,27 +1892,35 @@ def test_a_thief_read_lying_beside_its_road_by_a_narrow_margin_is_asked_about() 
     assert dict(asked.alternatives[1].final) == game.final_report().final
 
 
-def test_a_knight_read_in_the_field_at_its_citys_wall_is_asked_about() -> None:
+def test_a_follower_read_at_a_wall_is_asked_which_side_it_stands() -> None:
     """Photo game 1037: the last turn's knight on an H was read standing in the field beside its
     city, its foot 0.002 tile out of the city on the reader's map of the tile; blue scored a
-    farmer. The reader now reports such a figure among the snapped ones (``figures.city_doubt``),
-    and the step offers each city the field borders: the players are asked, the reading first.
-    Without the reader's word it is not asked."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("E"), (0, 1), 180, meeple="S"))  # E below the start tile, its city south, red's knight
-    truth = photo(game)
-    on_field = replace(truth, meeples=tuple(replace(m, on="Es") if m.at == (0, 1) else m for m in truth.meeples))
-    assert not look(res, on_field, []).ambiguous
-    asked = look(res, on_field, [((0, 1), "red", "Es")])
-    assert asked.ambiguous and any("in the city beside it" in w for w in asked.warnings)
+    farmer. The reader now reports such a figure among the snapped ones (``figures.wall_doubt``),
+    and the step offers the other side of the wall: the city a field borders, the field a city
+    borders. The players are asked, the reading first. Without the reader's word it is not
+    asked."""
     e = tile("E")
-    got = [e.segments[e.segment_index_on_board(a.record.turns[-1].meeple, 180)].kind.value  # type: ignore[arg-type]
-           for a in asked.alternatives]
-    assert got == ["field", "city"]
-    assert "in the field (Es)" in asked.alternatives[0].summary
-    assert "in the city (S)" in asked.alternatives[1].summary
-    assert dict(asked.alternatives[1].final) == game.final_report().final
+    for truth_slot, read_slot, kinds in (("S", "Es", ["field", "city"]), ("Es", "S", ["city", "field"])):
+        game = start_game()
+        res = first_step(game)
+        game.play(Turn("red", e, (0, 1), 180, meeple=truth_slot))  # E below the start tile, its city south
+        truth = photo(game)
+        seen = replace(truth, meeples=tuple(replace(m, on=read_slot) if m.at == (0, 1) else m for m in truth.meeples))
+        assert not look(res, seen, []).ambiguous
+        asked = look(res, seen, [((0, 1), "red", read_slot)])
+        assert asked.ambiguous and any("in the city beside it" in w for w in asked.warnings)
+        got = [e.segments[e.segment_index_on_board(a.record.turns[-1].meeple, 180)].kind.value  # type: ignore[arg-type]
+               for a in asked.alternatives]
+        assert got == kinds
+        assert f"{'in the field' if kinds[0] == 'field' else 'in the city'} ({read_slot})" in asked.alternatives[0].summary
+        assert dict(asked.alternatives[1].final) == game.final_report().final
+    # across a monastery's wall: its field, and from the field the monastery; H's field borders two cities
+    b, h = tile("B"), tile("H")
+    kinds = {sg.kind: i for i, sg in enumerate(b.segments)}
+    assert [b.segment_index_on_board(x, 90) for x in _across_walls(b, 90, kinds[Kind.MONASTERY])] == [kinds[Kind.FIELD]]
+    assert _across_walls(b, 90, kinds[Kind.FIELD]) == ["C"]
+    field = next(i for i, sg in enumerate(h.segments) if sg.kind is Kind.FIELD)
+    assert sorted(_across_walls(h, 90, field)) == ["E", "W"]
 
 
 def test_a_figure_read_in_another_players_colour_on_the_new_tile_is_asked_about() -> None:

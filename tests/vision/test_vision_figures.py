@@ -459,12 +459,13 @@ def test_meeples_report_a_figure_read_lying_by_a_narrow_margin_whose_standing_fo
         assert snapped == ({((0, 0), "red", m.on)} if reported else set()), stand_v
 
 
-def test_meeples_report_a_standing_figure_at_a_citys_wall_among_the_snapped() -> None:
+def test_meeples_report_a_standing_figure_at_a_wall_among_the_snapped() -> None:
     """Photo game 1037: the last turn's knight on an H, its measured foot 0.002 tile out of the
     city on the label raster, was read on the field beside it and scored as a farmer. A standing
-    figure read on a field within ``figures.city_doubt`` of a city of its tile is reported among
-    the snapped figures (so following a game asks field or city); one well out in the field, or
-    a figure lying there (a farmer by its posture), is not."""
+    figure within ``figures.wall_doubt`` of the wall between a field and a city of its tile is
+    reported among the snapped figures, on whichever side it was read (so following a game asks
+    which); one well away from the wall, or a figure lying there (a farmer by its posture), is
+    not."""
     r = BoardReader()
     (t,) = [x for x in build_templates([load_catalog().tiles["E"]], int(r.cfg["classify"]["points"]),
                                        r.cfg["classify"]) if x.rot == 0]  # city north, field below it
@@ -473,13 +474,16 @@ def test_meeples_report_a_standing_figure_at_a_citys_wall_among_the_snapped() ->
     n = t.segments.shape[0]
     city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
     wall = (int(np.nonzero(t.segments[:, n // 2] == city)[0].max()) + 1) / n  # the raster's wall below the middle
-    doubt = float(r.cfg["figures"]["city_doubt"])
-    for v, lying, reported in ((wall + doubt / 2, False, True), (wall + 3 * doubt, False, False),
-                               (wall + doubt / 2, True, False)):
+    doubt = float(r.cfg["figures"]["wall_doubt"])
+    for v, lying, side, reported in ((wall + doubt / 2, False, Kind.FIELD, True),
+                                     (wall - doubt / 2, False, Kind.CITY, True),
+                                     (wall + 3 * doubt, False, Kind.FIELD, False),
+                                     (wall - 3 * doubt, False, Kind.CITY, False),
+                                     (wall + doubt / 2, True, Kind.FIELD, False)):
         snapped: set = set()
         blob = Blob("red", (40, int(100 * v) - 30, 20, 30), (50.0, 100.0 * v), 0.05, lying, 0.9, {"cell_tile": 1.0})
         (m,) = r._meeples([blob], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
-        assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is Kind.FIELD  # type: ignore[index]
+        assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is side  # type: ignore[index]
         assert snapped == ({((0, 0), "red", m.on)} if reported else set()), (v, lying)
 
 
