@@ -66,7 +66,8 @@ class ReadDetail:
     #: their measured foot (``figures.stand_snap``) rather than the one under it: a weaker
     #: sighting of the segment (a follower weighs it less, :func:`scorer.follow.follow_step`);
     #: also the figures read lying in a field by a narrow margin whose foot would be on a road
-    #: of their tile were they standing (``figures.flat_doubt_rect``)
+    #: of their tile were they standing (``figures.flat_doubt_rect``), and the standing ones at
+    #: the wall between a field and a city or a monastery (``figures.wall_doubt``)
     snapped: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
 
 
