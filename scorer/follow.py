@@ -3900,8 +3900,8 @@ def _crest_answer(t: Turn, tile: TileType) -> str:
 def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                        weak: Collection[tuple[Cell, str, str]]) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new followers that the reader took onto a segment beside
-    their measured foot, or read at a wall (``weak``, as :data:`SNAPPED_MARK` marks them: cell, player, slot in the
-    record's frame).
+    their measured foot, or read at a wall (``weak``, as :data:`SNAPPED_MARK` marks them: cell,
+    player, slot in the record's frame).
 
     A farmer lying in the field beside a road is read standing on the road from some camera
     angles, which is why such a sighting counts half a vote (:data:`SNAPPED_VOTE`); but a
@@ -4075,6 +4075,7 @@ def _across_walls(tile: TileType, rot: int, i: int) -> list[str]:
     the cities a field borders and the monastery inside it, or the fields a city or a monastery
     borders."""
     seg = tile.segments[i]
+
     def slot_of(j: int) -> str:
         other = tile.segments[j]
         if other.kind is Kind.MONASTERY:
