@@ -125,6 +125,23 @@ def beside_tiles(occupied: np.ndarray, near: np.ndarray, rounds: int) -> np.ndar
     return occupied | layout
 
 
+def field_green_share(top: np.ndarray, green_top: np.ndarray, ignore_top: np.ndarray, sure: np.ndarray,
+                      patch: int, tol: float) -> np.ndarray:
+    """(rows x cols) share of each cell's pixels that are the green of this photo's printed
+    field: in the green mask (``green_top``) and at most ``tol`` (OpenCV hue) below the median hue
+    of the green pixels on the ``sure`` cells (mostly field). The green mask's hue range reaches
+    down to the parchment of cities under warm light (photo game 1025: the last turn's C on tan
+    wood, hue 31 against the field's 51, was "91% green"), so a city tile would not count as one
+    that shows little field. Where no sure cell shows green, the green mask's share."""
+    rows, cols = sure.shape
+    g = green_top[: rows * patch, : cols * patch]
+    hue = cv2.cvtColor(top[: rows * patch, : cols * patch], cv2.COLOR_BGR2HSV)[..., 0].astype(np.float32)
+    on_sure = np.kron(sure.astype(np.uint8), np.ones((patch, patch), np.uint8)).astype(bool)
+    sample = hue[g & on_sure & ~ignore_top[: rows * patch, : cols * patch]]
+    lush = g if not len(sample) else g & (hue >= float(np.median(sample)) - tol)
+    return lush.reshape(rows, patch, cols, patch).mean((1, 3))  # type: ignore[no-any-return]
+
+
 def table_near_box(occupied: np.ndarray, grid: Grid, cfg: dict[str, Any]) -> tuple[range, range] | None:
     """(cols, rows) of the box around the layout, grown by ``table_near_gap`` cells, when the
     grid reaches at least ``table_near_slack`` cells beyond it on some side; else None.
@@ -373,7 +390,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 occ_score = rescored if rescored is not None else occ_score
         if occ_score is not None:
             nearly = occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))
-            near = nearly & (green < float(cfg.get("occupancy_near_max_green", 1.0)))
+            tol = float(cfg.get("occupancy_near_field_hue", 0.0))
+            lush = field_green_share(top, green_top, ignore_top, occ_score >= float(cfg["occupancy_min_ratio"]),
+                                     patch, tol) if tol > 0 else green
+            near = nearly & (lush < float(cfg.get("occupancy_near_max_green", 1.0)))
             if figure_cells is not None and cfg.get("occupancy_figure_near", False):
                 # photo game 1177: a thief on a road curve, the curve's field as green as the
                 # felt, scored -0.05; its green kept it from the tests for city tiles

@@ -198,3 +198,29 @@ def test_a_wing_joined_by_a_nearly_passing_cell_is_the_layout_too() -> None:
     far = np.zeros_like(occupied)
     far[3, 0] = True  # touches no tile by a side
     assert not beside_tiles(occupied, far, rounds=3)[3, 0]
+
+
+def test_field_green_share_leaves_out_a_citys_parchment_in_the_green_masks_range() -> None:
+    """Photo game 1025: under warm light the last turn's C on tan wood (parchment hue 31, the
+    field's 51) fell in the green mask's hue range, counted 91% green and was kept from the test
+    for city tiles beside the layout, so the turn was never seen. The field green of a cell is
+    the green mask's pixels within ``tol`` below the median hue of the green on the cells that
+    surely hold tiles: the field tile keeps its share, the city tile has none."""
+    import cv2
+
+    from vision.classify import field_green_share
+
+    patch = 8
+    hsv = np.zeros((patch, 3 * patch, 3), np.uint8)
+    hsv[..., 1:] = 150
+    hsv[:, :patch, 0] = 51  # a field tile, surely a tile
+    hsv[:, patch:2 * patch, 0] = 31  # the C's parchment
+    hsv[:, 2 * patch:, 0] = 48  # another field tile, a little yellower
+    top = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    green = np.ones((patch, 3 * patch), bool)  # the green mask takes all three (hue 25-95)
+    ignore = np.zeros_like(green)
+    sure = np.array([[True, False, False]])
+    share = field_green_share(top, green, ignore, sure, patch, 10.0)
+    assert share.shape == (1, 3)
+    assert share[0, 0] == 1.0 and share[0, 2] == 1.0 and share[0, 1] == 0.0
+    assert (field_green_share(top, green, ignore, np.zeros_like(sure), patch, 10.0) == 1.0).all()  # no sure cell
