@@ -228,6 +228,13 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         if colours is not None and name not in colours:
             continue
         full = _remember(memo, ("colour", name), lambda spec=spec: colour_mask(hsv, spec))
+        if "glare" in spec:
+            # a figure washed out by glare or an overexposed photo: paler and brighter than the
+            # colour's rule asks, but of a hue well off the printed field's (scans tuning 5014:
+            # green figures at saturation 113-137 and value 152-214 on a field of hue 33)
+            gap = float(spec["glare"].get("above_field_hue", 0.0))
+            full = full | _remember(memo, ("glare", name, id(board_mask)), lambda spec=spec, gap=gap: colour_mask(
+                hsv, {**spec, **spec["glare"]}) & (hsv[..., 0].astype(int) >= grass_hue() + gap))
         m = full.copy()
         if spec.get("not_field"):
             if fieldmask is None:

@@ -332,6 +332,25 @@ def test_find_figures_sees_a_blurred_green_figure_against_the_grass_beyond_its_o
     assert find_figures(img, grid, board, dict(cfg, contrast_gap_hue=90.0), ("green",)) == []
 
 
+def test_find_figures_sees_a_green_figure_washed_out_by_glare() -> None:
+    """Scans tuning 5014, an overexposed photo: four green figures measured saturation 113-137
+    and value 152-214, paler and brighter than the green rule asks (140, at most 170), on a pale
+    field of hue 33. Pixels of the green hue that pass the rule's ``glare`` bounds count when
+    their hue lies ``above_field_hue`` over the field's; without that rule the figure is lost,
+    and the pale field itself is no figure."""
+    def bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
+        return tuple(int(x) for x in cv2.cvtColor(np.uint8([[[h, s, v]]]), cv2.COLOR_HSV2BGR)[0, 0])  # type: ignore[return-value]
+
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image(bgr(60, 120, 200), bgr(33, 100, 240))
+    board = _board_mask(img)
+    assert [_foot_cell(grid, b) for b in find_figures(img, grid, board, cfg, ("green",))] == [(2, 2)]
+    plain = {k: v for k, v in cfg["colours"]["green"].items() if k != "glare"}
+    assert find_figures(img, grid, board, dict(cfg, colours={"green": plain}), ("green",)) == []
+    field_only, _ = _board_image(None, bgr(33, 100, 240))
+    assert find_figures(field_only, grid, board, cfg, ("green",)) == []
+
+
 def _reader_on_us(cols: int = 1) -> tuple[BoardReader, list[Template], Grid]:
     """A reader, the U's templates (one a rotation; at rotation 0 its road runs west-east) and a
     grid of ``cols`` x 1 cells of 100 pixels each, for :meth:`BoardReader._meeples`."""
