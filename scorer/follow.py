@@ -4076,10 +4076,8 @@ def _across_walls(tile: TileType, rot: int, i: int) -> list[str]:
     borders."""
     seg = tile.segments[i]
 
-    def slot_of(j: int) -> str:
+    def slot_of(j: int) -> str:  # a city's edge-centre slot; a monastery's only slot is C
         other = tile.segments[j]
-        if other.kind is Kind.MONASTERY:
-            return "C"
         centre = [s for s in other.slots if s in EDGES]
         return rotate_slot((centre or list(other.slots))[0], rot)
     if seg.kind is Kind.FIELD:

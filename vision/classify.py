@@ -389,10 +389,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 rescored = occupancy_scores(lab, occ, green, ignore_top, bg_near, cfg)
                 occ_score = rescored if rescored is not None else occ_score
         if occ_score is not None:
+            sure = occ_score >= float(cfg["occupancy_min_ratio"])
             nearly = occ_score >= float(cfg.get("occupancy_near_ratio", cfg["occupancy_min_ratio"]))
             tol = float(cfg.get("occupancy_near_field_hue", 0.0))
-            lush = field_green_share(top, green_top, ignore_top, occ_score >= float(cfg["occupancy_min_ratio"]),
-                                     patch, tol) if tol > 0 else green
+            lush = field_green_share(top, green_top, ignore_top, sure, patch, tol) if tol > 0 else green
             near = nearly & (lush < float(cfg.get("occupancy_near_max_green", 1.0)))
             if figure_cells is not None and cfg.get("occupancy_figure_near", False):
                 # photo game 1177: a thief on a road curve, the curve's field as green as the
@@ -400,8 +400,7 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
                 figure_bar = float(cfg.get("occupancy_figure_near_ratio", cfg.get("occupancy_near_ratio",
                                                                                   cfg["occupancy_min_ratio"])))
                 near |= (occ_score >= figure_bar) & figure_cells
-            occupied = beside_tiles(occ_score >= float(cfg["occupancy_min_ratio"]), near,
-                                    int(cfg.get("occupancy_near_rounds", 0)))
+            occupied = beside_tiles(sure, near, int(cfg.get("occupancy_near_rounds", 0)))
         else:
             cell_lab = np.median(lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4).reshape(
                 rows, cols, -1, 3), axis=2)
