@@ -1138,7 +1138,7 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
 
 
 def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transform, agree: int,
-              max_gap: int) -> str | None:
+              max_gap: int, image: tuple[int, int] | None = None) -> str | None:
     """Why a photo read with evidence cannot be followed (``None`` when it can).
 
     A photo read on a wrong grid (too fine, shifted) shows cells that are not the board's: too
@@ -1150,10 +1150,14 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     one) or the gap longer (photos not used); not while the record has fewer than
     :data:`EVIDENCE_MIN_TILES` tiles, which a table's grain or cloth read as tiles surrounds
     just as wholly. Below that many tiles the share is not asked, but a photo that fits none of
-    them is a wrong grid all the same."""
+    them is a wrong grid all the same. Nor is a reading whole whose new tiles run over the
+    photo's edge (``image``: width, height), half seen (photo game 1828: the last photo, on a
+    green felt, read five cells of the felt along its top edge as field tiles, and six turns
+    were laid where one was played)."""
     cells = {t.cell(e.at) for e in state.tiles}
     new = len(cells - set(ref))
-    whole = len(ref) >= EVIDENCE_MIN_TILES and set(ref) <= cells and _reads_whole(state)
+    whole = len(ref) >= EVIDENCE_MIN_TILES and set(ref) <= cells and _reads_whole(state) and \
+        not any(_over_the_edge(e, image) for e in state.tiles if t.cell(e.at) not in ref)
     if whole and new <= WHOLE_GAP_FACTOR * max_gap:
         return None
     if new > max_gap:
@@ -1192,6 +1196,15 @@ def _fits_nearly_whole(game: Game, state: State, evidence: Evidence, max_gap: in
     transform, agree = _align_by_evidence(ref, evidence, [start], search=not isinstance(game, CastleGame))
     return transform, (_unusable(ref, state, transform, agree, max_gap) is None
                        and agree >= UNDO_MIN_AGREEMENT * len(ref))
+
+
+def _over_the_edge(entry: TileEntry, image: tuple[int, int] | None) -> bool:
+    """Whether the tile ``entry`` runs over the edge of its photo (``image``: width, height):
+    a corner of its quad lies outside the photo. Unknown (False) without a quad or a size."""
+    if image is None or entry.quad is None:
+        return False
+    width, height = image
+    return any(not (0 <= x <= width and 0 <= y <= height) for x, y in entry.quad)
 
 
 def _reads_whole(state: State) -> bool:
@@ -2006,7 +2019,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     if evidence:
         transform, agree = _align_by_evidence(ref, evidence, [transform], [m.at for m in state.meeples],
                                               [f.at for f in game.figures], search=record.game != "castle")
-        why = _unusable(ref, state, transform, agree, max_gap)
+        why = _unusable(ref, state, transform, agree, max_gap, new.image if isinstance(new, Reading) else None)
 
         def again(short: GameRecord, dropped: set[Cell], note: str) -> FollowResult:
             """This photo followed from ``short`` (the record without the last photo's turns,

@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from scorer import Game, State, TileEntry, Turn
+from scorer.formats import Reading
 from scorer.board import Board
 from scorer.catalog import load_catalog
 from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
@@ -528,3 +529,43 @@ def test_two_photos_that_disagree_do_not_restart_a_record() -> None:
     assert not once.used and once.unfit is not None
     again = follow_step(res.record, res.corrected_state, s, evidence=evidence_for(s), unfit=once.unfit)
     assert not again.used and again.record == res.record
+
+
+def _with_quads(state: State, bottom: float) -> Reading:
+    """``state`` as a reading of a 2000 x 1500 photo whose tiles are 100-pixel squares, the
+    bottom of the board's lowest row at ``bottom`` pixels."""
+    y1 = max(e.at[1] for e in state.tiles)
+    x0 = min(e.at[0] for e in state.tiles)
+
+    def quad(at: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+        x, y = 500 + 100 * (at[0] - x0), bottom - 100 * (y1 - at[1] + 1)
+        return (x, y), (x + 100, y), (x + 100, y + 100), (x, y + 100)
+    return Reading(state=replace(state, tiles=tuple(replace(e, quad=quad(e.at)) for e in state.tiles)),
+                   image=(2000, 1500))
+
+
+def test_a_reading_whose_new_tiles_run_over_the_photos_edge_is_not_whole() -> None:
+    """Photo game 1828: the last photo, on a green felt, read five cells of the felt along its
+    top edge (partly beyond it) as field tiles, all fitting: a whole reading, with six new cells
+    where one turn was played. A whole reading may show up to twice the gap's new cells (photos
+    not used before), but not one whose new tiles run over the photo's edge, half seen."""
+    game = start_game()  # D: its road runs west-east, fields to the south
+    record, previous = None, None
+    for x in range(1, 6):  # straight roads east of it, one turn a photo
+        game.play(Turn(PLAYERS[(x - 1) % 2], tile("U"), (x, 0), 0))
+        if x == 5:
+            break
+        s = photo(game)
+        res = follow_step(record, previous, s, from_start=record is None, evidence=evidence_for(s))
+        assert res.used
+        record, previous = res.record, res.corrected_state
+    s = photo(game)
+    # five cells of the table south of the layout read as field tiles (all fitting) with the
+    # turn's U: six new cells, more than the gap of 4, within twice it
+    felt = replace(s, tiles=s.tiles + tuple(TileEntry((x, 1), tile("B"), 0, 0.9) for x in range(5)))
+    assert not Board.from_tiles((e.at, e.tile, e.rot) for e in felt.tiles).conflicts()
+    inside = follow_step(record, previous, _with_quads(felt, 1400.0), evidence=evidence_for(felt), max_gap=4)
+    assert inside.used and len(inside.turns) == 6  # whole and in the photo: taken, as before
+    cut = follow_step(record, previous, _with_quads(felt, 1540.0), evidence=evidence_for(felt), max_gap=4)
+    assert not cut.used and cut.record == record
+    assert any("more than 4 turns can lay" in w for w in cut.warnings)
