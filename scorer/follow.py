@@ -872,6 +872,24 @@ def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
     return False
 
 
+def _roads_in_the_way(record: GameRecord, overrides: Sequence[tuple[Cell, TileEntry]],
+                      kept_roads: Sequence[tuple[Cell, TileEntry]]) -> list[tuple[Cell, TileEntry]]:
+    """The rewrites of ``kept_roads`` (a road a follower may hide, :func:`_hides_its_road`) that
+    the other ``overrides`` need: those do not fit the record alone, but do with these, each
+    beside one of them. A road kept under a follower must not block a neighbour the photos show
+    clearly (photo game 1332: blue's monk on an A, the A taken as a U, its road through the monk;
+    the V north of it read so by every photo, 40 points over the W taken, could never be
+    laid, as its field met the U's road, and the A was kept a U for its "hidden" road)."""
+    if not kept_roads or not overrides or _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides]) is not None:
+        return []
+    beside = [(c, e) for c, e in kept_roads
+              if any(abs(c[0] - o[0]) + abs(c[1] - o[1]) == 1 for o, _ in overrides)]
+    together = list(overrides) + beside
+    if not beside or _rewrite(record, [(c, e.tile, e.rot) for c, e in together]) is None:
+        return []
+    return beside
+
+
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
                   covered: Iterable[Cell] = (), crest_coloured: Iterable[Cell] = (),
                   blue_seen: Iterable[Cell] = ()) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
@@ -2132,6 +2150,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept {placed.tile.name()}: "
                         f"a follower stands on its road there, which hides the road")
     overrides = [o for o in overrides if o not in kept_roads]
+    needed = _roads_in_the_way(record, overrides, kept_roads)
+    for cell, e in needed:
+        warnings.append(f"tile at {list(cell)}: taken as {e.tile.name()} (rot {e.rot}) after all, since the tiles "
+                        "beside it the photos clearly show do not fit the road a follower would hide there")
+    overrides += needed
     rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
     if overrides:
         fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])

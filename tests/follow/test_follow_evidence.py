@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 
 from scorer import Game, State, TileEntry, Turn
-from scorer.formats import Reading
 from scorer.board import Board
 from scorer.catalog import load_catalog
 from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
+from scorer.formats import Reading
 
 PLAYERS = ("red", "blue")
 BASE = -30.0

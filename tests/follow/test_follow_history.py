@@ -2722,3 +2722,44 @@ def test_a_follower_gone_with_the_feature_of_a_tile_read_otherwise_scored_it(a_b
         assert laid.tile is not None and laid.tile.id == "U" and laid.meeple is None
         assert any("show no follower on its tile" in w for w in warnings)
         assert final["red"] == 0
+
+
+def test_a_road_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_clearly() -> None:
+    """Photo game 1332: blue's monk stood on an A, read as a U (a road through where the monk
+    stood), with the follower on its road; the V laid beside it was taken as a W, whose third
+    road met the U's. Every photo after showed the A and the V, but the V alone does not fit
+    the U's road, and the A was kept a U: a follower stood on the road it takes away, which a
+    follower hides (:func:`scorer.follow._hides_its_road`). A road kept so gives way where the
+    neighbour the photos show clearly needs it gone: both are rewritten together, and the
+    photos after them move the follower onto the monastery."""
+    from scorer.board import PlacedTile
+
+    cell, east = (1, 0), (2, 0)  # east of the start D, whose road runs west-east
+
+    def fits(game: Game, at: tuple[int, int], tid: str, rot: int) -> bool:
+        return not game.board.edge_conflicts(at, tile(tid), rot)
+
+    truth, misread = start_game(), start_game()
+    res = first_step(truth)
+    a_rot = next(r for r in tile("A").rotations() if fits(truth, cell, "A", r))
+    u_rot = next(r for r in tile("U").rotations() if fits(misread, cell, "U", r))
+    truth.play(Turn("red", tile("A"), cell, a_rot, meeple="C"))
+    misread.play(Turn("red", tile("U"), cell, u_rot, meeple="W"))
+    res = step(res, photo(misread))
+    v_rot = next(r for r in tile("V").rotations() if fits(truth, east, "V", r))
+    v = PlacedTile(tile("V"), v_rot)
+    w_rot = next(r for r in tile("W").rotations() if fits(misread, east, "W", r)
+                 and [e for e in "NESW" if PlacedTile(tile("W"), r).kind_at(e) is not v.kind_at(e)] == ["W"])
+    assert not fits(misread, east, "V", v_rot)  # the V does not fit the U's road
+    truth.play(Turn("blue", tile("V"), east, v_rot))
+    misread.play(Turn("blue", tile("W"), east, w_rot))
+    res = step(res, photo(misread))
+    assert _laid(res, cell) == "U" and _laid(res, east) == "W"
+    said: list[str] = []
+    for _ in range(7):  # the photos since show the A, its monk and the V
+        res = step(res, photo(truth))
+        said += res.warnings
+    assert (_laid(res, cell), _laid(res, east)) == ("A", "V"), said
+    assert any("taken as A" in w and "after all" in w for w in said), said
+    # and the photos since the A was taken show its monk on the monastery
+    assert next(t for t in res.record.turns if t.at == cell).meeple == "C"
