@@ -261,6 +261,11 @@ PHANTOM_ASK_GAP = 12.0
 #: games 348-371 the true rival came within 0.7 five times in eight, while 2.5 asked 2.1 more
 #: questions a game, nearly all answered with the tile the photo liked best.
 RIVAL_ASK_GAP = 1.0
+#: ... and within this much where the rival differs from it at one edge only, by a road there,
+#: and the follower stands at that edge (:func:`_stub_under_follower`): a figure on a road's
+#: stub hides it (photo game 1869: red's thief on an S's stub, the S read as a C by 1.3, taken
+#: as a knight on the city, two points over; 1634, a thief on an A's stub read as a B).
+STUB_ASK_GAP = 2.5
 
 #: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
 #: offered when the photos since show a follower on it that its turn's photo missed
@@ -3580,7 +3585,7 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     for k, t in enumerate(turns):
         if t.at not in covered or t.tile is None or t.at is None or t.discarded:
             continue
-        for rival, rot in _close_rivals(cev, t, tuple(record.expansions)):
+        for rival, rot in _close_rivals(cev, t, tuple(record.expansions), stub_gap=STUB_ASK_GAP):
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
@@ -3601,25 +3606,40 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
 
 
 def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tuple[str, ...],
-                  twin_gap: float | None = None, gap: float = RIVAL_ASK_GAP) -> Iterator[tuple[TileType, int]]:
+                  twin_gap: float | None = None, gap: float = RIVAL_ASK_GAP,
+                  stub_gap: float | None = None) -> Iterator[tuple[TileType, int]]:
     """The tiles (with their rotations) that the evidence ``ev`` ranks within ``gap``
     (:data:`RIVAL_ASK_GAP`) of turn ``t``'s own tile on its cell, another kind of tile (a figure
-    hides a part of its tile, not which way it lies), and its shield twins within ``twin_gap``
-    (:func:`_shield_twins`; none without it), likeliest first."""
+    hides a part of its tile, not which way it lies), its shield twins within ``twin_gap``
+    (:func:`_shield_twins`; none without it), and tiles with a road's stub under its follower
+    within ``stub_gap`` (:func:`_stub_under_follower`; none without it), likeliest first."""
     if t.tile is None or t.at is None:
         return
     mine = ev.score(t.at, t.tile, t.rot)
     if mine is None:
         return
     twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, expansions)}
-    reach = max(gap, twin_gap if twin_gap is not None else gap)
+    reach = max(gap, twin_gap if twin_gap is not None else gap, stub_gap if stub_gap is not None else gap)
     for v, rival, rot in ev.ranked(t.at):
         if v < mine - reach:
             break
         within = twin_gap if rival.id in twins else gap
+        if stub_gap is not None and rival.id not in twins and _stub_under_follower(t, rival, rot):
+            within = max(gap, stub_gap)
         if rival.id == t.tile.id or within is None or v < mine - within:
             continue
         yield rival, rot
+
+
+def _stub_under_follower(t: Turn, rival: TileType, rot: int) -> bool:
+    """Whether ``rival`` at ``rot`` differs from turn ``t``'s tile at one edge only, with a road
+    there, and ``t``'s follower stands at that edge: the figure may hide the road's stub (the
+    stub of an S or an A is about a figure's base long; see :func:`_hides_its_road`)."""
+    if t.tile is None or t.meeple is None or t.meeple not in SLOT_EDGE:
+        return False
+    mine, theirs = PlacedTile(t.tile, t.rot), PlacedTile(rival, rot)
+    differ = [e for e in EDGES if mine.kind_at(e) is not theirs.kind_at(e)]
+    return differ == [SLOT_EDGE[t.meeple]] and theirs.kind_at(differ[0]) is Kind.ROAD
 
 
 def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: tuple[Turn, ...], before: Game,

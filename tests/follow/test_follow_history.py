@@ -2763,3 +2763,28 @@ def test_a_road_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_c
     assert any("taken as A" in w and "after all" in w for w in said), said
     # and the photos since the A was taken show its monk on the monastery
     assert next(t for t in res.record.turns if t.at == cell).meeple == "C"
+
+
+@pytest.mark.parametrize(("behind", "stands", "offered"), [(2.0, "N", True), (3.0, "N", False), (2.0, "E", False)])
+def test_a_road_stub_a_follower_may_hide_is_asked_about_a_little_further(behind: float, stands: str,
+                                                                         offered: bool) -> None:
+    """Fresh photo game 1869: red's thief stood on the road stub of an S (a city on three edges,
+    the stub on the fourth). The figure hid the stub and the photo read a C, the S 1.3 behind,
+    beyond :data:`RIVAL_ASK_GAP`: the thief was taken as a knight on the city, two points over.
+    A rival that differs from the tile read at one edge only, by a road there, where the
+    follower stands, is offered within :data:`STUB_ASK_GAP`; one whose stub lies elsewhere is
+    not (the figure does not hide it), nor one further behind."""
+    from scorer.follow import STUB_ASK_GAP
+
+    assert RIVAL_ASK_GAP < 2.0 < STUB_ASK_GAP < 3.0
+    game = start_game()  # D: its city to the north
+    res = first_step(game)
+    game.play(Turn("red", tile("S"), (0, -1), 180, meeple="N"))  # its stub to the north, the thief on it
+    truth = photo(game)
+    as_c = _read_as(truth, (0, -1), "C", 0)
+    as_c = replace(as_c, meeples=tuple(replace(m, on=stands) for m in as_c.meeples))
+    close = {(0, -1): {("C", 0): BASE + 5.0, ("S", 180): BASE + 5.0 - behind}}
+    asked = follow_step(res.record, res.corrected_state, as_c, evidence=evidence_for(as_c, close))
+    assert _laid(asked, (0, -1)) == "C"
+    laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
+    assert (("S", "N") in laid) is offered, laid
