@@ -850,6 +850,11 @@ def _crest_coloured_cells(game: Game) -> set[Cell]:
     return {f.at for f in game.figures if f.player in CREST_COLOURED_PLAYERS}
 
 
+def _edges_that_differ(a: PlacedTile, b: PlacedTile) -> list[str]:
+    """The edges at which two laid tiles show different kinds (city, road, field)."""
+    return [e for e in EDGES if a.kind_at(e) is not b.kind_at(e)]
+
+
 def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
     """Whether a follower of ``game`` on ``cell`` stands on a road of the tile there that the
     tile ``tile`` at ``rot`` (a photo's reading) takes away at one of its edges, all else alike.
@@ -864,8 +869,7 @@ def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
     placed = game.board.tiles.get(cell)
     if placed is None:
         return False
-    read = PlacedTile(tile, rot)
-    differ = [e for e in EDGES if placed.kind_at(e) is not read.kind_at(e)]
+    differ = _edges_that_differ(placed, PlacedTile(tile, rot))
     if len(differ) != 1:
         return False
     for f in game.figures:
@@ -3637,8 +3641,8 @@ def _stub_under_follower(t: Turn, rival: TileType, rot: int) -> bool:
     stub of an S or an A is about a figure's base long; see :func:`_hides_its_road`)."""
     if t.tile is None or t.meeple is None or t.meeple not in SLOT_EDGE:
         return False
-    mine, theirs = PlacedTile(t.tile, t.rot), PlacedTile(rival, rot)
-    differ = [e for e in EDGES if mine.kind_at(e) is not theirs.kind_at(e)]
+    theirs = PlacedTile(rival, rot)
+    differ = _edges_that_differ(PlacedTile(t.tile, t.rot), theirs)
     return differ == [SLOT_EDGE[t.meeple]] and theirs.kind_at(differ[0]) is Kind.ROAD
 
 
