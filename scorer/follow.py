@@ -3840,6 +3840,21 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
             if got is not None:
                 asked.append((t, current))
                 out.append(got)
+            if solid[x] < looks[x]:
+                # a road some photos took beside the foot: a farmer lying in a field beside it
+                # gives those looks too (photo game 1224, again: red's farmer on a P, read on the
+                # road twice beside the foot and twice on it, and on the city, was asked city or
+                # road only)
+                for f in range(len(t.tile.segments)):
+                    if f == current or not _field_beside_road(t.tile, t.rot, f, x):
+                        continue
+                    side = rotate_slot(t.tile.segments[f].slots[0], t.rot)
+                    field = _changed_alternative(full, i, turns, before, _snap_question(t, side), finals,
+                                                 standing=True, meeple=side)
+                    if field is not None:
+                        if (t, current) not in asked:
+                            asked.append((t, current))
+                        out.append(field)
             # a blue follower's crest, which the photos cannot tell, may count there and not
             # where it stood (a farmer moved onto its city, photo game 744): each twin with it
             twins = _shield_twins(t.tile, t.rot, tuple(record.expansions)) if t.player in CREST_COLOURED_PLAYERS \

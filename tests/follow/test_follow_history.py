@@ -2788,3 +2788,29 @@ def test_a_road_stub_a_follower_may_hide_is_asked_about_a_little_further(behind:
     assert _laid(asked, (0, -1)) == "C"
     laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
     assert (("S", "N") in laid) is offered, laid
+
+
+@pytest.mark.parametrize("beside_the_foot", [True, False])
+def test_a_tie_with_a_road_read_beside_the_foot_offers_the_fields_beside_the_road(beside_the_foot: bool) -> None:
+    """Photo game 1224 (again): red's farmer lay in a P's field beside its road. The photos read
+    it on the city, then on the road, twice with the foot moved there (``snapped``), and the
+    players were asked city or road: neither was where it lay (red a point over). Where the
+    tied road's looks include ones taken beside the foot, each field beside that road is offered
+    too; a road read under the foot offers no field."""
+    d = tile("D")
+    game = start_game()  # D: its road runs west-east, its city to the north
+    res = first_step(game)
+    game.play(Turn("red", d, (1, 0), 0, meeple="Es"))  # a farmer beside the new D's road
+    truth = photo(game)
+
+    def read_on(slot: str) -> State:
+        return replace(truth, meeples=tuple(replace(m, on=slot) for m in truth.meeples))
+    res = look(res, read_on("N"), [])  # the turn's photo: on the city
+    assert next(t for t in res.record.turns if t.at == (1, 0)).meeple == "N"
+    asked = look(res, read_on("E"), [((1, 0), "red", "E")] if beside_the_foot else [])
+    assert asked.ambiguous
+    kinds = [d.segments[d.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+             for a in asked.alternatives]
+    assert kinds == (["city", "road", "field", "field"] if beside_the_foot else ["city", "road"])
+    if beside_the_foot:
+        assert any("in the field beside the road (Es)" in a.summary for a in asked.alternatives)
