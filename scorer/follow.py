@@ -882,21 +882,19 @@ def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
 
 
 def _roads_in_the_way(record: GameRecord, overrides: Sequence[tuple[Cell, TileEntry]],
-                      kept_roads: Sequence[tuple[Cell, TileEntry]]) -> list[tuple[Cell, TileEntry]]:
+                      kept_roads: Sequence[tuple[Cell, TileEntry]]
+                      ) -> tuple[list[tuple[Cell, TileEntry]], tuple[GameRecord, Game] | None]:
     """The rewrites of ``kept_roads`` (a road a follower may hide, :func:`_hides_its_road`) that
-    the other ``overrides`` need: those do not fit the record alone, but do with these, each
-    beside one of them. A road kept under a follower must not block a neighbour the photos show
+    the other ``overrides`` need, which do not fit the record alone (the caller tried them):
+    those beside one of them, when all together fit; with the record and game rewritten so,
+    or ``([], None)``. A road kept under a follower must not block a neighbour the photos show
     clearly (photo game 1332: blue's monk on an A, the A taken as a U, its road through the monk;
     the V north of it read so by every photo, 40 points over the W taken, could never be
     laid, as its field met the U's road, and the A was kept a U for its "hidden" road)."""
-    if not kept_roads or not overrides or _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides]) is not None:
-        return []
-    beside = [(c, e) for c, e in kept_roads
-              if any(abs(c[0] - o[0]) + abs(c[1] - o[1]) == 1 for o, _ in overrides)]
-    together = list(overrides) + beside
-    if not beside or _rewrite(record, [(c, e.tile, e.rot) for c, e in together]) is None:
-        return []
-    return beside
+    cells = {c for c, _ in overrides}
+    beside = [(c, e) for c, e in kept_roads if any(neighbour(c, edge) in cells for edge in EDGES)]
+    fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in [*overrides, *beside]]) if beside else None
+    return (beside, fixed) if fixed is not None else ([], None)
 
 
 def _add_evidence(total: EvidenceTotal | None, cev: _CellEvidence, cells: Iterable[Cell],
@@ -2159,17 +2157,18 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         warnings.append(f"tile at {list(cell)} reads as {e.tile.name()} (rot {e.rot}); kept {placed.tile.name()}: "
                         f"a follower stands on its road there, which hides the road")
     overrides = [o for o in overrides if o not in kept_roads]
-    needed = _roads_in_the_way(record, overrides, kept_roads)
-    for cell, e in needed:
-        warnings.append(f"tile at {list(cell)}: taken as {e.tile.name()} (rot {e.rot}) after all, since the tiles "
-                        "beside it the photos clearly show do not fit the road a follower would hide there")
-    overrides += needed
+    together = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides]) if overrides else None
+    if together is None and overrides and kept_roads:
+        needed, together = _roads_in_the_way(record, overrides, kept_roads)
+        for cell, e in needed:
+            warnings.append(f"tile at {list(cell)}: taken as {e.tile.name()} (rot {e.rot}) after all, since the "
+                            "tiles beside it the photos clearly show do not fit the road a follower would hide there")
+        overrides += needed
     rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
     if overrides:
-        fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in overrides])
-        groups = [overrides] if fixed is not None else [[o] for o in overrides]
+        groups = [overrides] if together is not None else [[o] for o in overrides]
         for group in groups:
-            fixed = _rewrite(record, [(c, e.tile, e.rot) for c, e in group])
+            fixed = together if together is not None else _rewrite(record, [(c, e.tile, e.rot) for c, e in group])
             for cell, e in group:
                 placed = game.board.tiles[cell]
                 if fixed is None:
