@@ -2388,11 +2388,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
         "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
         "and went home)"
+    def crests_ask() -> list[tuple[Alternative, Game]]:
+        return _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined) \
+            if cev is not None else []
+
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (past_ask, past_why),
-        (lambda: _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined)
-         if cev is not None else [],
-         "a follower on a new tile may hide a coat of arms: the players are asked"),
+        (crests_ask, "a follower on a new tile may hide a coat of arms: the players are asked"),
         (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
          rivals_why),
         (snapped_ask, snapped_why),
@@ -2430,11 +2432,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
                                                warnings, why)
-    if cev is not None and asked_by is None and len(alternatives) > 1:
+    if cev is not None and asked_by in (None, crests_ask) and len(alternatives) > 1:
         # a step with a question of its own (where its new follower stands) asks too which tile
         # a follower on a new tile may hide, once: each rival comes with its follower on each of
         # its features already (photo game 1324: red's thief on a W's road read as a U's, the
-        # step asked field or road on the U, and the rival question never came)
+        # step asked field or road on the U, and the rival question never came); so does one
+        # that asked of the crest under it (photo game 1121: red's thief on a T's road stub read
+        # as a farmer on an R, asked R or Q only)
         once: list[bool] = []
 
         def rivals_once(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:

@@ -2814,3 +2814,25 @@ def test_a_tie_with_a_road_read_beside_the_foot_offers_the_fields_beside_the_roa
     assert kinds == (["city", "road", "field", "field"] if beside_the_foot else ["city", "road"])
     if beside_the_foot:
         assert any("in the field beside the road (Es)" in a.summary for a in asked.alternatives)
+
+
+@pytest.mark.parametrize("crest_behind", [0.3, 8.0])
+def test_a_road_stub_under_a_follower_is_asked_about_with_the_crest_under_it(crest_behind: float) -> None:
+    """Photo game 1121: red's thief stood on the road stub of a T (a city on three edges, the
+    stub on the fourth); the photo read an R with a farmer there, the T close behind, and its
+    shield twin Q closer. The step asked of the crest under the follower (R or Q) and, having
+    a question, never asked the rivals the figure may hide: the thief was lost, and the next
+    tile was bent to fit the missing road (a K laid as J). The rival with the stub is offered
+    with the crest question, as without it."""
+    game = start_game(BLUE_FIRST)  # D: its city to the north
+    res = first_step(game)
+    game.play(Turn("blue", tile("R"), (0, -1), 180, meeple="S"))  # blue's knight in the start's city
+    res = step(res, photo(game))
+    game.play(Turn("red", tile("T"), (1, -1), 0, meeple="S"))  # its road stub to the south, the thief on it
+    as_r = _read_as(photo(game), (1, -1), "R", 0)  # the thief read in the field where the stub runs
+    close = {(1, -1): {("R", 0): BASE + 5.0, ("Q", 0): BASE + 5.0 - crest_behind, ("T", 0): BASE + 3.0}}
+    asked = step(res, as_r, evidence_for(as_r, close))
+    assert _laid(asked, (1, -1)) == "R"
+    laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
+    assert ("T", "S") in laid, laid
+    assert (("Q", "S") in laid) is (crest_behind < 1.0), laid
