@@ -2447,7 +2447,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             once.append(True)
             return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered)
         alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why)
+            record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why,
+            instead=asked_by is crests_ask)
     if unlike and len(chosen_turns) > 1:
         # a new tile the photo shows unlike any that can lie there, in a step that lays others,
         # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V
@@ -3896,7 +3897,8 @@ def _split(pairs: Sequence[tuple[Alternative, Game]]) -> tuple[list[Alternative]
 def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
              alternatives: list[Alternative], alt_games: dict[int, Game],
              ask: Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]],
-             warnings: list[str], why: str, earlier: bool = False) -> tuple[list[Alternative], dict[int, Game]]:
+             warnings: list[str], why: str, earlier: bool = False,
+             instead: bool = False) -> tuple[list[Alternative], dict[int, Game]]:
     """The step's alternatives (``record`` with ``turns`` when it has none) each crossed with the
     answers of a question ``ask(record before the step's turns, the turns, their game)`` asks of
     it, and their games by the alternative's id; when it asks nothing of any, ``alternatives``
@@ -3915,7 +3917,11 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     many things, those that keep the earlier tiles as they are come first (photo games 1563 and
     1625: the crest under blue's new tile, which no photo can tell under a blue follower, and one
     under red's follower on an earlier tile that the new one made count, both asked; the two
-    answers that changed one crest each ended alike, and the earlier tile's came first)."""
+    answers that changed one crest each ended alike, and the earlier tile's came first). With
+    ``instead`` (the question asks again of a tile the step's own question named), an answer
+    other than the question's first is told without the step's alternative's words, which it
+    contradicts (photo game 1121: "no coat of arms under red's follower (R)", then "the tile
+    under it is T")."""
     crossed: list[tuple[Alternative, Game]] = []
     changes: list[tuple[int, int]] = []  # (the step's alternative changed, the question's answer changed)
     for outer, alt in enumerate(alternatives or [None]):
@@ -3927,9 +3933,9 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
             these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
         answers = ask(prior, these, then)
         plain = "; ".join(_describe_turn(t) for t in these)  # a question's "as it is": said already
-        crossed += [(replace(a, summary="; ".join(x for x in (said, "" if said and a.summary == plain else a.summary)
-                                                  if x),
-                             hidden_followers=a.hidden_followers + hidden), g) for a, g in answers]
+        crossed += [(replace(a, summary=a.summary if instead and inner > 0 else "; ".join(
+                                 x for x in (said, "" if said and a.summary == plain else a.summary) if x),
+                             hidden_followers=a.hidden_followers + hidden), g) for inner, (a, g) in enumerate(answers)]
         changes += [(outer > 0, inner > 0) for inner in range(len(answers))]
         if not answers and alt is not None:
             crossed.append((alt, then))

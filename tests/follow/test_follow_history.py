@@ -2836,3 +2836,6 @@ def test_a_road_stub_under_a_follower_is_asked_about_with_the_crest_under_it(cre
     laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
     assert ("T", "S") in laid, laid
     assert (("Q", "S") in laid) is (crest_behind < 1.0), laid
+    # the T's answer does not say "no coat of arms under red's follower (R)" first
+    said = next(a.summary for a in asked.alternatives if a.record.turns[-1].tile.id == "T")
+    assert "is T" in said and "(R)" not in said, said
