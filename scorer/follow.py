@@ -3933,10 +3933,13 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
             these, then, said, hidden = alt.record.turns[cut:], alt_games[id(alt)], alt.summary, alt.hidden_followers
         answers = ask(prior, these, then)
         plain = "; ".join(_describe_turn(t) for t in these)  # a question's "as it is": said already
-        crossed += [(replace(a, summary=a.summary if instead and inner > 0 else "; ".join(
-                                 x for x in (said, "" if said and a.summary == plain else a.summary) if x),
-                             hidden_followers=a.hidden_followers + hidden), g) for inner, (a, g) in enumerate(answers)]
-        changes += [(outer > 0, inner > 0) for inner in range(len(answers))]
+        for inner, (a, g) in enumerate(answers):
+            if instead and inner > 0:
+                summary = a.summary  # the step's alternative's words would contradict it
+            else:
+                summary = "; ".join(x for x in (said, "" if said and a.summary == plain else a.summary) if x)
+            crossed.append((replace(a, summary=summary, hidden_followers=a.hidden_followers + hidden), g))
+            changes.append((outer > 0, inner > 0))
         if not answers and alt is not None:
             crossed.append((alt, then))
             changes.append((outer > 0, False))
