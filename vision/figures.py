@@ -48,6 +48,10 @@ class Blob:
     #: where the foot would be were the figure standing: set only for a figure read lying whose
     #: outline is within ``figures.flat_doubt_rect`` of the lying bar (``flat_min_rect``)
     standing_foot: tuple[float, float] | None = None
+    #: where the foot would be were the figure lying (the footprint's centre): set only for a
+    #: figure read standing at a slant (``figures.flat_max_vert`` or more) whose outline is as
+    #: ragged and as square as a lying farmer's (``figures.slant_lying_solidity``, ``flat_min_rect``)
+    lying_foot: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -532,20 +536,33 @@ def _blob(name: str, pts: np.ndarray, bbox: tuple[int, int, int, int], grid: Gri
     lying = vert < float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("flat_solidity", 0.0)) \
         and rect >= float(cfg.get("flat_min_rect", 0.0))
     standing_foot: tuple[float, float] | None = None
+    lying_foot: tuple[float, float] | None = None
     if lying:
-        # centre of the footprint on the table, lifted by half the thickness
-        fb = grid.to_board(pts).mean(axis=0)
-        foot_px = grid.to_image(fb[None])[0] - up * 0.5 * fig_t / fig_h * hpx
+        foot_px = _lying_foot(pts, grid, up, hpx, fig_t, fig_h)
         if rect < float(cfg.get("flat_min_rect", 0.0)) + float(cfg.get("flat_doubt_rect", 0.0)):
             stand = _standing_foot(centre, grid, up, across, su, sx, e_up, hpx, vert, fig_t, fig_h, cfg)
             standing_foot = (float(stand[0]), float(stand[1]))
     else:
         foot_px = _standing_foot(centre, grid, up, across, su, sx, e_up, hpx, vert, fig_t, fig_h, cfg)
+        if vert >= float(cfg.get("flat_max_vert", 0.0)) and solidity < float(cfg.get("slant_lying_solidity", 0.0)) \
+                and rect >= float(cfg.get("flat_min_rect", 0.0)):
+            # at a slant the lying test above does not apply; a ragged, square outline may still
+            # be a farmer lying (photo games 900 and 1270): where its foot would be so
+            lf = _lying_foot(pts, grid, up, hpx, fig_t, fig_h)
+            lying_foot = (float(lf[0]), float(lf[1]))
     conf = float(np.clip(0.5 + 0.5 * fill * min(1.0, area / float(cfg["full_conf_area"])), 0.0, 1.0))
     feats = {"solidity": solidity, "rise": rise, "size": size, "fill": fill, "square": min(e_up, e_x) / max(max(e_up, e_x), 1.0),
              "vert": vert, "rect": rect}
     return Blob(name, bbox, (float(foot_px[0]), float(foot_px[1])), float(area), bool(lying), conf, feats,
-                tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))), standing_foot)
+                tuple((int(p[0]), int(p[1])) for p in np.rint(hull.reshape(-1, 2))), standing_foot, lying_foot)
+
+
+def _lying_foot(pts: np.ndarray, grid: Grid, up: np.ndarray, hpx: float, fig_t: float, fig_h: float) -> np.ndarray:
+    """The foot (work pixels) of a figure lying: the centre of its pixels' footprint on the
+    table, lifted by half its thickness along the camera's vertical ``up`` (``hpx``: the figure's
+    height there in pixels)."""
+    fb = grid.to_board(pts).mean(axis=0)
+    return grid.to_image(fb[None])[0] - up * 0.5 * fig_t / fig_h * hpx  # type: ignore[no-any-return]
 
 
 def _standing_foot(centre: np.ndarray, grid: Grid, up: np.ndarray, across: np.ndarray, su: np.ndarray,

@@ -735,6 +735,20 @@ class BoardReader:
                             if seg is not None and t.tile.segments[seg].kind is Kind.ROAD and \
                                     seg != t.tile.segment_index_on_board(slot, t.rot):
                                 snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
+                    elif b.lying_foot is not None:
+                        # read standing at a slant, its outline as ragged and square as a lying
+                        # farmer's (figures.slant_lying_solidity): on a road, but were it lying its
+                        # foot would be in a field of the same tile (photo games 900 and 1270: the
+                        # last turn's farmer beside a D's road, read standing on it); the road is
+                        # as weak a reading
+                        lu, lv = grid.to_board(np.array([b.lying_foot]))[0]
+                        seg = t.tile.segment_index_on_board(slot, t.rot)
+                        if (int(np.floor(lu)), int(np.floor(lv))) == cell and seg is not None and \
+                                t.tile.segments[seg].kind is Kind.ROAD:
+                            lie = _slot_under(t, float(lu - cell[0]), float(lv - cell[1]), True, 0.0, lying_stay=stay)
+                            li = t.tile.segment_index_on_board(lie, t.rot) if lie is not None else None
+                            if li is not None and t.tile.segments[li].kind is Kind.FIELD:
+                                snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
             if slot is None:
                 continue
             quad = ((x * s, y * s), ((x + w) * s, y * s), ((x + w) * s, (y + h) * s), (x * s, (y + h) * s))

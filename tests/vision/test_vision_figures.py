@@ -530,6 +530,61 @@ def test_a_blob_read_lying_near_the_bar_carries_its_standing_foot() -> None:
         assert (b.standing_foot is not None) is doubted, (width, b.features)
 
 
+def test_a_blob_read_standing_at_a_slant_with_a_ragged_square_outline_carries_its_lying_foot() -> None:
+    """:func:`vision.figures._blob` reads every figure at a slant (vert ``figures.flat_max_vert``
+    or more) standing; one whose outline is as ragged as a lying farmer's (solidity under
+    ``slant_lying_solidity``) and about as wide as long (``flat_min_rect``) also carries the foot it
+    would have lying (photo games 900 and 1270). A solid outline, a long thin one, or a figure
+    seen from above (where the lying test itself decides) carries none."""
+    from vision.config import load_config
+    from vision.figures import _blob
+
+    cfg = load_config(None)["figures"]
+
+    def blob(tilt: float, width: int, height: int, ragged: bool) -> Blob:
+        P = _camera(tilt)
+        grid = Grid(H=np.linalg.inv(P[:, [0, 1, 3]]), cols=range(0, 5), rows=range(0, 5), pitch_px=80.0)
+        cam = camera_from_grid(grid, (900, 1200), cfg)
+        x0, y0 = 600, 450  # the image's middle
+        # a U (its hull the whole box, a third of it empty) or a solid box
+        pts = np.array([(x, y) for x in range(x0, x0 + width) for y in range(y0, y0 + height)
+                        if not ragged or abs(x - x0 - width / 2) > width / 6 or y - y0 > height / 2], np.float64)
+        b = _blob("red", pts, (x0, y0, width, height), grid, cam, 16 / 45, 7.5 / 45, cfg)
+        assert b is not None
+        return b
+
+    slant = blob(0.7, 40, 40, True)
+    assert slant.features["vert"] >= float(cfg["flat_max_vert"]) and not slant.lying
+    assert slant.lying_foot is not None
+    # the footprint's centre: below the standing foot's bottom edge, inside the outline
+    assert 0 <= slant.lying_foot[0] - slant.bbox[0] <= 40 and 0 <= slant.lying_foot[1] - slant.bbox[1] <= 40
+    assert slant.lying_foot != slant.foot
+    for tilt, width, height, ragged in ((0.7, 40, 40, False), (0.7, 20, 40, True), (0.05, 40, 40, True)):
+        b = blob(tilt, width, height, ragged)
+        assert b.lying_foot is None, (tilt, width, height, ragged, b.features)
+
+
+def test_meeples_report_a_figure_read_standing_on_a_road_whose_lying_foot_is_in_a_field() -> None:
+    """Photo games 900 and 1270: the last turn's farmer lying beside a D's road, photographed at
+    a slant, was read standing on the road and scored as a thief. A blob read standing that
+    carries its lying foot (``Blob.lying_foot``) is reported among the snapped figures, on the
+    road it read, when that foot is in a field of the same tile; not when the lying foot is on
+    the road too, nor without a lying foot."""
+    r, temps, grid = _reader_on_us()
+    t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+
+    def blob(lie_v: float | None) -> Blob:  # standing, its foot at (0.5, 0.5): on the road
+        return Blob("red", (40, 20, 20, 30), (50.0, 50.0), 0.05, False, 0.9, {"cell_tile": 1.0},
+                    lying_foot=None if lie_v is None else (50.0, 100.0 * lie_v))
+
+    for lie_v, reported in ((0.2, True), (0.85, True), (0.5, False), (None, False)):
+        snapped: set = set()
+        (m,) = r._meeples([blob(lie_v)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+        assert t.tile.segment_index_on_board(m.on, 0) == road
+        assert snapped == ({((0, 0), "red", m.on)} if reported else set()), lie_v
+
+
 def _hsv_bgr(h: int, s: int, v: int) -> tuple[int, int, int]:
     """One BGR colour of an OpenCV HSV colour (hue 0-180)."""
     b, g, r = cv2.cvtColor(np.array([[[h, s, v]]], np.uint8), cv2.COLOR_HSV2BGR)[0, 0]
