@@ -266,6 +266,12 @@ RIVAL_ASK_GAP = 1.0
 #: stub hides it (photo game 1869: red's thief on an S's stub, the S read as a C by 1.3, taken
 #: as a knight on the city, two points over; 1634, a thief on an A's stub read as a B).
 STUB_ASK_GAP = 2.5
+#: ... and within this much when the step asks of the new tile anyway (the crest under its
+#: follower, or where the tile lies): the players look at the tile for that question, so a
+#: rival further behind costs no question of its own (fresh photo game 2000: red's farmer on
+#: an I's field, read as an N by 1.3, asked only whether the N had a crest; neither answer was
+#: the I, red a point over at the end).
+RIVAL_CROSS_GAP = 2.0
 
 #: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
 #: offered when the photos since show a follower on it that its turn's photo missed
@@ -2438,14 +2444,16 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # its features already (photo game 1324: red's thief on a W's road read as a U's, the
         # step asked field or road on the U, and the rival question never came); so does one
         # that asked of the crest under it (photo game 1121: red's thief on a T's road stub read
-        # as a farmer on an R, asked R or Q only)
+        # as a farmer on an R, asked R or Q only); the players look at the tile for the step's
+        # question, so the rivals reach a little further (RIVAL_CROSS_GAP; photo game 2000)
         once: list[bool] = []
 
         def rivals_once(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
             if once:
                 return []
             once.append(True)
-            return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered)
+            return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered,
+                                  gap=RIVAL_CROSS_GAP)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why,
             instead=asked_by is crests_ask)
@@ -3569,7 +3577,8 @@ def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tup
 
 
 def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                   cev: _CellEvidence, covered: Collection[Cell]) -> list[tuple[Alternative, Game]]:
+                   cev: _CellEvidence, covered: Collection[Cell],
+                   gap: float = RIVAL_ASK_GAP) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles that a follower standing on them may hide.
 
     A figure stands on the part of its tile that tells it from its likeliest rivals more often
@@ -3577,8 +3586,8 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     reads as a straight road U (photo games 353, 367); a monk on an A covers where its road
     stub starts. The follower stays there for many turns, and the photos since keep reading
     the same. So for a tile laid this step with a follower on its cell in the photo
-    (``covered``), each other tile the photo's evidence ranks within :data:`RIVAL_ASK_GAP` of it
-    (another kind of tile; its shield twins are :func:`_hidden_crests`' question) is offered with the follower on each
+    (``covered``), each other tile the photo's evidence ranks within ``gap`` (:data:`RIVAL_ASK_GAP`,
+    or :data:`RIVAL_CROSS_GAP` asked with another question of the step) of it (another kind of tile; its shield twins are :func:`_hidden_crests`' question) is offered with the follower on each
     of its features (:func:`_follower_slots`' order) where the record replays so and the end
     totals differ from those offered already. A monk asked about this way may be a farmer lying
     in its own tile's field, which the rivals' fields, ending alike, do not tell (photo game 1543:
@@ -3593,7 +3602,7 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     for k, t in enumerate(turns):
         if t.at not in covered or t.tile is None or t.at is None or t.discarded:
             continue
-        for rival, rot in _close_rivals(cev, t, tuple(record.expansions), stub_gap=STUB_ASK_GAP):
+        for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
             _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)

@@ -2839,3 +2839,30 @@ def test_a_road_stub_under_a_follower_is_asked_about_with_the_crest_under_it(cre
     # the T's answer does not say "no coat of arms under red's follower (R)" first
     said = next(a.summary for a in asked.alternatives if a.record.turns[-1].tile.id == "T")
     assert "is T" in said and "(R)" not in said, said
+
+
+@pytest.mark.parametrize(("behind", "crest_close", "offered"), [(1.5, True, True), (1.5, False, False),
+                                                                (2.5, True, False)])
+def test_a_rival_a_little_further_behind_is_offered_with_the_crest_question(behind: float, crest_close: bool,
+                                                                           offered: bool) -> None:
+    """Fresh photo game 2000: red's follower stood on an I (two city caps); the photo read an N
+    (one city over both edges) with the I 1.3 behind, beyond :data:`RIVAL_ASK_GAP`, and its
+    crested twin M close: the step asked only whether the N had a crest, neither answer the I,
+    and red ended a point over. A step that asks of the new tile anyway offers the rivals
+    within :data:`RIVAL_CROSS_GAP`; a step with no question does not ask for such a rival alone,
+    and one further behind is not offered."""
+    from scorer.follow import RIVAL_CROSS_GAP
+
+    assert RIVAL_ASK_GAP < 1.5 < RIVAL_CROSS_GAP < 2.5
+    game = start_game()  # D: its city to the north
+    res = first_step(game)
+    # the I's caps to the south (closing the D's city) and the east; red's knight on the east one
+    game.play(Turn("red", tile("I"), (0, -1), 180, meeple="E"))
+    as_n = _read_as(photo(game), (0, -1), "N", 180)
+    close = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - (0.3 if crest_close else 8.0),
+                       ("I", 180): BASE + 5.0 - behind}}
+    asked = step(res, as_n, evidence_for(as_n, close))
+    assert _laid(asked, (0, -1)) == "N"
+    assert asked.ambiguous is crest_close
+    laid = {a.record.turns[-1].tile.id for a in asked.alternatives}
+    assert ("I" in laid) is offered, laid
