@@ -66,8 +66,10 @@ class ReadDetail:
     #: their measured foot (``figures.stand_snap``) rather than the one under it: a weaker
     #: sighting of the segment (a follower weighs it less, :func:`scorer.follow.follow_step`);
     #: also the figures read lying in a field by a narrow margin whose foot would be on a road
-    #: of their tile were they standing (``figures.flat_doubt_rect``), and the standing ones at
-    #: the wall between a field and a city or a monastery (``figures.wall_doubt``)
+    #: of their tile were they standing (``figures.flat_doubt_rect``), the standing ones at
+    #: the wall between a field and a city or a monastery (``figures.wall_doubt``) or in a
+    #: field beside a road (``figures.road_doubt``), and those read standing on a road at a slant
+    #: whose outline is a lying farmer's, with its footprint in a field (``Blob.lying_foot``)
     snapped: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
 
 
@@ -676,6 +678,7 @@ class BoardReader:
         no_snap = tuple(Kind(k) for k in fcfg.get("no_snap_kinds", ()))
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
         wall_doubt = float(fcfg.get("wall_doubt", 0.0))
+        road_doubt = float(fcfg.get("road_doubt", 0.0))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
@@ -722,6 +725,12 @@ class BoardReader:
                         # the label raster's precision (figures.wall_doubt): a knight at the wall
                         # is read outside it as often as a farmer beside it inside (photo game
                         # 1037's last knight, 0.002 tile out of its H's city)
+                        snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
+                    elif not b.lying and road_doubt > 0 and _near_a_road(t, slot, fu, fv, road_doubt):
+                        # standing in a field within figures.road_doubt of a road of its tile, left
+                        # there since the move onto the road runs across the camera's vertical
+                        # (figures.snap_min_cos): more often a thief whose foot was measured
+                        # beside its road than a farmer (photo games 1440-1459: 7 thieves, 2 farmers)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
                     elif b.standing_foot is not None:
                         # read lying by a narrow margin (figures.flat_doubt_rect): were it
@@ -856,6 +865,17 @@ def _at_a_wall(t: Template, slot: str, fu: float, fv: float, within: float) -> b
     walled = (Kind.CITY, Kind.MONASTERY)
     across = walled if t.tile.segments[seg].kind is Kind.FIELD else (Kind.FIELD,)
     return any(sg.kind in across and segment_distance(t.segments, i, fu, fv) <= within
+               for i, sg in enumerate(t.tile.segments))
+
+
+def _near_a_road(t: Template, slot: str, fu: float, fv: float, within: float) -> bool:
+    """Whether the segment ``slot`` names on decoded tile ``t`` is a field and point (fu, fv)
+    (tile units, board orientation) lies within ``within`` tile sides (label raster,
+    :func:`segment_distance`) of a road of that tile."""
+    seg = t.tile.segment_index_on_board(slot, t.rot)
+    if seg is None or t.tile.segments[seg].kind is not Kind.FIELD:
+        return False
+    return any(sg.kind is Kind.ROAD and segment_distance(t.segments, i, fu, fv) <= within
                for i, sg in enumerate(t.tile.segments))
 
 

@@ -530,6 +530,31 @@ def test_a_blob_read_lying_near_the_bar_carries_its_standing_foot() -> None:
         assert (b.standing_foot is not None) is doubted, (width, b.features)
 
 
+def test_meeples_report_a_standing_figure_left_in_a_field_beside_a_road_among_the_snapped() -> None:
+    """A thief whose foot is measured just beside its road, across the camera's vertical
+    (``figures.snap_min_cos``), is left in the field and read as a farmer (photo games 1440-1459:
+    7 of the 9 standing figures read on a field within 0.08 of a road were thieves). A standing
+    figure read on a field within ``figures.road_doubt`` of a road of its tile is reported among
+    the snapped figures, on the field it read; one farther off, or one lying there (a farmer by
+    its posture), is not."""
+    r, temps, grid = _reader_on_us()
+    t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
+    road = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.ROAD)
+    ys = np.nonzero(t.segments[:, t.segments.shape[0] // 2] == road)[0]
+    edge = ys.min() / t.segments.shape[0]  # the road's northern edge on the raster
+    doubt = float(r.cfg["figures"]["road_doubt"])
+
+    def blob(v: float, lying: bool) -> Blob:  # the figure's middle east of its foot: the camera looks along x
+        return Blob("red", (50, int(100 * v) - 5, 30, 10), (50.0, 100.0 * v), 0.05, lying, 0.9, {"cell_tile": 1.0})
+
+    for v, lying, reported in ((edge - 0.5 * doubt, False, True), (edge - 2 * doubt, False, False),
+                               (edge - 0.5 * doubt, True, False)):
+        snapped: set = set()
+        (m,) = r._meeples([blob(v, lying)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+        assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is Kind.FIELD  # type: ignore[index]
+        assert snapped == ({((0, 0), "red", m.on)} if reported else set()), (v, lying)
+
+
 def test_a_blob_read_standing_at_a_slant_with_a_ragged_square_outline_carries_its_lying_foot() -> None:
     """:func:`vision.figures._blob` reads every figure at a slant (vert ``figures.flat_max_vert``
     or more) standing; one whose outline is as ragged as a lying farmer's (solidity under
