@@ -4006,8 +4006,9 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     farmer scored as a road). The other way round, a follower the reader read lying in a field
     by a narrow margin, whose foot would be on a road were it standing, is offered on the road
     at the middle of that edge (photo game 1619: the last turn's thief read as a farmer beside
-    its road). A follower read standing at the wall between a field and a city or a monastery,
-    within the precision of the reader's map of the tile (``vision`` config
+    its road); so is each road along the field of one read standing just beside a road
+    (``vision`` config ``figures.road_doubt``). A follower read standing at the wall between a
+    field and a city or a monastery, within the precision of the reader's map of the tile (``vision`` config
     ``figures.wall_doubt``), is offered on the other side of each wall of its segment
     (:func:`_across_walls`; photo game 1037: the last turn's knight, its foot 0.002 tile out of
     its H's city, scored as a farmer). Returns ``record`` as it is first, then with each such
@@ -4028,6 +4029,16 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
                 # read lying in the field by a narrow margin, its foot on the road were it
                 # standing (photo game 1619): the road at the middle of the same edge
                 out.append((_snap_question(t, edge or ""), {"meeple": edge}))
+            # read standing in the field just beside a road (vision figures.road_doubt): each
+            # other road along that field, at the middle of an edge the field reaches
+            offered = {road}
+            for left, middle, right in EDGE_SLOTS.values():
+                other = _segment(t.tile, t.rot, middle)
+                if other in offered or other is None or t.tile.segments[other].kind is not Kind.ROAD or \
+                        read not in (_segment(t.tile, t.rot, left), _segment(t.tile, t.rot, right)):
+                    continue
+                offered.add(other)
+                out.append((_snap_question(t, middle), {"meeple": middle}))
         if kind is not Kind.ROAD:
             # standing at a wall between a field and a city or a monastery (photo game 1037's
             # knight): the other side of each wall of that segment

@@ -2866,3 +2866,27 @@ def test_a_rival_a_little_further_behind_is_offered_with_the_crest_question(behi
     assert asked.ambiguous is crest_close
     laid = {a.record.turns[-1].tile.id for a in asked.alternatives}
     assert ("I" in laid) is offered, laid
+
+
+@pytest.mark.parametrize("weak", [True, False])
+def test_a_follower_read_standing_in_a_field_beside_a_road_is_offered_on_that_road(weak: bool) -> None:
+    """A thief whose foot the photo measured just beside its road, across the camera's vertical,
+    is read standing in the field (the reader reports it among the snapped figures, ``vision``
+    config ``figures.road_doubt``). Its turn's step offers it on each road along that field, once
+    per road, even where the slot read is not at the road's edge (the U's north field read at
+    N, its road running west-east); a follower read in the field plainly is not asked about."""
+    u = tile("U")
+    game = start_game()  # D: its road runs west-east, its city to the north
+    res = first_step(game)
+    game.play(Turn("red", u, (1, 0), 0, meeple="E"))  # red's thief on the U's road
+    truth = photo(game)
+    as_farmer = replace(truth, meeples=tuple(replace(m, on="N") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, as_farmer, [((1, 0), "red", "N")] if weak else [])
+    assert next(t for t in asked.record.turns if t.at == (1, 0)).meeple == "N"
+    ons = [a.record.turns[-1].meeple for a in asked.alternatives]
+    if weak:
+        assert ons[0] == "N" and len(ons) == 2, ons
+        assert u.segments[u.segment_index_on_board(ons[1], 0)].kind is Kind.ROAD  # type: ignore[arg-type]
+        assert any("stands on the road" in a.summary for a in asked.alternatives)
+    else:
+        assert not asked.ambiguous, ons
