@@ -3586,9 +3586,10 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     reads as a straight road U (photo games 353, 367); a monk on an A covers where its road
     stub starts. The follower stays there for many turns, and the photos since keep reading
     the same. So for a tile laid this step with a follower on its cell in the photo
-    (``covered``), each other tile the photo's evidence ranks within ``gap`` (:data:`RIVAL_ASK_GAP`,
-    or :data:`RIVAL_CROSS_GAP` asked with another question of the step) of it (another kind of tile; its shield twins are :func:`_hidden_crests`' question) is offered with the follower on each
-    of its features (:func:`_follower_slots`' order) where the record replays so and the end
+    (``covered``), each other tile the photo's evidence ranks within ``gap`` of it
+    (:data:`RIVAL_ASK_GAP`; :data:`RIVAL_CROSS_GAP` asked with another question of the step;
+    another kind of tile: its shield twins are :func:`_hidden_crests`' question) is offered with
+    the follower on each of its features (:func:`_follower_slots`' order) where the record replays so and the end
     totals differ from those offered already. A monk asked about this way may be a farmer lying
     in its own tile's field, which the rivals' fields, ending alike, do not tell (photo game 1543:
     red's farmer in a B's field read as its monk; the question offered A on its field, not B):
@@ -4008,8 +4009,8 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     at the middle of that edge (photo game 1619: the last turn's thief read as a farmer beside
     its road); so is each road along the field of one read standing just beside a road
     (``vision`` config ``figures.road_doubt``). A follower read standing at the wall between a
-    field and a city or a monastery, within the precision of the reader's map of the tile (``vision`` config
-    ``figures.wall_doubt``), is offered on the other side of each wall of its segment
+    field and a city or a monastery, within the precision of the reader's map of the tile
+    (``vision`` config ``figures.wall_doubt``), is offered on the other side of each wall of its segment
     (:func:`_across_walls`; photo game 1037: the last turn's knight, its foot 0.002 tile out of
     its H's city, scored as a farmer). Returns ``record`` as it is first, then with each such
     follower in each field beside its road on its tile, on that road, or across those walls
