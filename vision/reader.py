@@ -729,8 +729,9 @@ class BoardReader:
                     elif not b.lying and road_doubt > 0 and _near_a_road(t, slot, fu, fv, road_doubt):
                         # standing in a field within figures.road_doubt of a road of its tile, left
                         # there since the move onto the road runs across the camera's vertical
-                        # (figures.snap_min_cos): more often a thief whose foot was measured
-                        # beside its road than a farmer (photo games 1440-1459: 7 thieves, 2 farmers)
+                        # (figures.snap_min_cos): as often a thief whose foot was measured beside
+                        # its road as a farmer, or more (photo games 1440-1459: 7 thieves, 2
+                        # farmers; 1480-1499: 3 and 3)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
                     elif b.standing_foot is not None:
                         # read lying by a narrow margin (figures.flat_doubt_rect): were it
