@@ -91,7 +91,18 @@ from .catalog import Kind, TileType, load_catalog
 from .errors import CarcamError, IllegalMoveError
 from .formats import GameRecord, MeepleEntry, Reading, State, TileEntry, Turn
 from .game import Game
-from .geometry import EDGE_SLOTS, EDGES, SLOT_EDGE, SLOTS, Cell, joined, neighbour, rotate_cell, rotate_slot
+from .geometry import (
+    EDGE_SLOTS,
+    EDGES,
+    SLOT_EDGE,
+    SLOTS,
+    Cell,
+    joined,
+    neighbour,
+    rotate_cell,
+    rotate_slot,
+    surrounding,
+)
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
 DEFAULT_TRUST = 0.8
@@ -2214,7 +2225,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
         tile_evidence = total_now if cev is not None and evidence_total is not None else cev
-        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence), _farmers_left_standing,
+        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence,
+                                                          new_cells=frozenset(c for c in seen if c not in game.board.tiles)), _farmers_left_standing,
                        _gone_with_their_feature, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
@@ -2816,7 +2828,8 @@ def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game
 
 
 def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str],
-                      evidence: _CellEvidence | _SummedEvidence | None = None) -> tuple[GameRecord, Game] | None:
+                      evidence: _CellEvidence | _SummedEvidence | None = None,
+                      new_cells: Collection[Cell] = ()) -> tuple[GameRecord, Game] | None:
     """The record with turns' followers revised from the photos since each turn, or None.
 
     A follower stands only on the tile its player laid, and stays there until its feature is
@@ -2836,7 +2849,10 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
     and at least twice as many as show a follower there, show none (the turn's photo saw a
     figure that was not placed; photo game 966: a farmer seen by the turn's photo alone stayed
     through the last two photos, when three were asked; a follower missed twice comes back with
-    the next photo that shows it, photo game 914), unless the photos' ``evidence`` finds its
+    the next photo that shows it, photo game 914; the new photo does not count where its
+    ``new_cells``, the cells it shows tiles on that the record has not yet, are all the
+    follower's feature is open to (:func:`_may_close_on`): its new turns may have completed the
+    feature and sent the follower home, photo game 2021), unless the photos' ``evidence`` finds its
     tile about as likely another on which its feature was completed (:func:`_closing_tile`:
     the follower left with its points) or it stood on another feature of its tile that was
     completed when the photos stopped showing it (:func:`_feature_it_left_with`). A sighting the reader took beside the
@@ -2871,6 +2887,9 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
                 standing = {(f.player, f.at) for f in _game_for(record).figures}
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
+            if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty) \
+                    and photos[-1] == () and _may_close_on(_game_for(fixed or record), t.at, t.meeple, new_cells):
+                shown, empty = shown[:-1], empty - 1  # the new photo's turns may have sent it home
             if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty):
                 closed = _closing_tile(fixed or record, i, evidence) if evidence is not None else None
                 if closed is not None:
@@ -2967,6 +2986,34 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
             fixed, game = trial, moved
             done |= {i, j}
     return _kept(fixed, game)
+
+
+def _may_close_on(game: Game, at: Cell, slot: str, new_cells: Collection[Cell]) -> bool:
+    """Whether the feature under a follower on board slot ``slot`` of the tile at ``at`` is open
+    only towards ``new_cells`` (cells a new photo shows tiles on that ``game`` has not yet): the
+    photo's new turns may have completed it, and a photo without the follower then says nothing
+    against it. A road, city or monastery (with every empty cell around it new); never a field."""
+    board = game.board
+    node = board.node_at(at, slot)
+    if node is None or not new_cells:
+        return False
+    graph = board.graph
+    kind = graph.kind(node)
+    if kind is Kind.MONASTERY:
+        empty = [c for c in surrounding(at) if c not in board.tiles]
+        return bool(empty) and all(c in new_cells for c in empty)
+    if kind in (Kind.FIELD, Kind.COURT) or graph.is_complete(node):
+        return False
+    root = graph.find(node)
+    faces: set[Cell] = set()
+    for c in graph.feature(node).cells:
+        for edge in EDGES:
+            other = neighbour(c, edge)
+            if other in board.tiles:
+                continue
+            if any((n := board.node_at(c, s)) is not None and graph.find(n) == root for s in EDGE_SLOTS[edge]):
+                faces.add(other)
+    return bool(faces) and faces <= set(new_cells)
 
 
 def _closing_tile(record: GameRecord, i: int, evidence: _CellEvidence | _SummedEvidence

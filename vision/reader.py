@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -670,7 +670,8 @@ class BoardReader:
         or not read) but is covered by tile colours (the blob's ``cell_tile`` feature at least
         ``figures.unknown_tile_frac``) and touches the read tiles along an edge (tiles are laid
         edge to edge) is reported on that cell, at the slot nearest the foot. (Moving a foot just off the read tiles onto the nearest one was
-        measured and lost more figures than it gained.)"""
+        measured and lost more figures than it gained; only a hair off, ``figures.edge_foot_max``
+        with the figure's middle on the tile, ``figures.edge_foot_alone_max`` without, it is.)"""
         fcfg = self.cfg["figures"]
         tile_frac = float(fcfg.get("unknown_tile_frac", 2.0))
         snap, min_cos = float(fcfg["stand_snap"]), float(fcfg.get("snap_min_cos", 0.0))
@@ -681,6 +682,7 @@ class BoardReader:
         road_doubt = float(fcfg.get("road_doubt", 0.0))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
+        edge_alone = min(edge, float(fcfg.get("edge_foot_alone_max", 0.0)))
         sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
         for b in blobs:
             if b.features.get("rect", 1.0) < sliver[0] and b.features.get("fill", 1.0) < sliver[1]:
@@ -701,6 +703,14 @@ class BoardReader:
                           float(np.clip(v, mid[1] + EDGE_INSET, mid[1] + 1 - EDGE_INSET)))
                 if mid in chosen and np.hypot(inside[0] - u, inside[1] - v) <= edge:
                     cell, t, (u, v) = mid, chosen[mid], inside
+                elif edge_alone > 0:
+                    # its middle beyond the edge too, leaning off the layout, but its foot a
+                    # hair off a read tile (figures.edge_foot_alone_max: photo game 2023's last
+                    # knight on an E at the layout's corner, its foot 0.023 off, its middle 0.14)
+                    near = _nearest_tile(chosen, cell, u, v)
+                    if near is not None and near[1] <= edge_alone:
+                        cell, (u, v) = near[0], near[2]
+                        t = chosen[cell]
             fu, fv = u - cell[0], v - cell[1]
             if t is None:
                 # a tile is laid edge to edge with the board: a corner touching is a score
@@ -771,6 +781,25 @@ class BoardReader:
         lcfg = self.cfg["load"]
         img = load_image(image, int(lcfg["max_pixels"]), int(lcfg["min_side"]), int(lcfg["work_side"]))
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
+
+
+def _nearest_tile(chosen: Mapping[tuple[int, int], Any], cell: tuple[int, int], u: float, v: float
+                  ) -> tuple[tuple[int, int], float, tuple[float, float]] | None:
+    """The read tile of the eight around ``cell`` (a cell without one) nearest the board point
+    (``u``, ``v``) on it: its cell, the point's distance from it (tile sides) and the point moved
+    :data:`EDGE_INSET` inside it; None where none is read."""
+    best: tuple[tuple[int, int], float, tuple[float, float]] | None = None
+    for du in (-1, 0, 1):
+        for dv in (-1, 0, 1):
+            c = (cell[0] + du, cell[1] + dv)
+            if c == cell or c not in chosen:
+                continue
+            inside = (float(np.clip(u, c[0] + EDGE_INSET, c[0] + 1 - EDGE_INSET)),
+                      float(np.clip(v, c[1] + EDGE_INSET, c[1] + 1 - EDGE_INSET)))
+            d = float(np.hypot(inside[0] - u, inside[1] - v))
+            if best is None or d < best[1]:
+                best = (c, d, inside)
+    return best
 
 
 def coarser_sibling(cands: list[tuple[float, Grid]], grid: Grid, factors: list[float]) -> Grid | None:

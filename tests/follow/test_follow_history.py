@@ -224,6 +224,41 @@ def test_a_follower_later_photos_do_not_show_is_taken_out() -> None:
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_knight_the_new_photo_does_not_show_may_have_gone_home_with_its_city() -> None:
+    """Photo game 2021: red's knight on an H's city, open towards one cell, seen by its turn's
+    photo, missed by the next; the photo after shows red's tile on that cell, closing the city,
+    and the knight gone home with its 4 points. Its two photos without the knight are not two
+    against one: the new photo's turns may have sent it home (they did), so the knight is kept
+    and the city scores. Without the new tile there the same photos take it out (the test
+    before)."""
+    for closes in (True, False):
+        game = start_game()
+        res = first_step(game)
+        h, e = tile("H"), tile("E")
+        game.play(Turn("red", h, (0, 1), 90, meeple="En"))  # cities E and W; the knight on E's
+        assert game.board.tiles[(0, 1)].tile is h
+        res = step(res, photo(game))
+        assert next(t for t in res.record.turns if t.at == (0, 1)).meeple == "En"
+        game.play(Turn("blue", tile("U"), (-1, 0), 0))
+        truth = photo(game)
+        res = step(res, replace(truth, meeples=tuple(m for m in truth.meeples if m.at != (0, 1))))
+        if closes:
+            rot = next(r for r in e.rotations() if not game.board.placement_problems((1, 1), e, r)
+                       and e.segments[e.segment_index_on_board("W", r)].kind is Kind.CITY)
+            game.play(Turn("red", e, (1, 1), rot))
+            assert game.track["red"] == 4  # the city closed, the knight home
+        else:
+            game.play(Turn("red", tile("U"), (1, 0), 0))
+        assert any(m.at == (0, 1) for m in photo(game).meeples) is not closes
+        res = step(res, photo(game) if closes else replace(photo(game), meeples=()))
+        kept = next(t for t in res.record.turns if t.at == (0, 1)).meeple
+        if closes:
+            assert kept == "En"
+            assert replay(res.record)[1].final == game.final_report().final
+        else:
+            assert kept is None
+
+
 def test_a_follower_missed_by_a_few_photos_is_kept() -> None:
     game = start_game()
     res = first_step(game)
