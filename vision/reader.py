@@ -683,6 +683,7 @@ class BoardReader:
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         edge_alone = min(edge, float(fcfg.get("edge_foot_alone_max", 0.0)))
+        alone_solid = float(fcfg.get("edge_foot_alone_min_solidity", 0.0))
         sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
         for b in blobs:
             if b.features.get("rect", 1.0) < sliver[0] and b.features.get("fill", 1.0) < sliver[1]:
@@ -703,10 +704,11 @@ class BoardReader:
                           float(np.clip(v, mid[1] + EDGE_INSET, mid[1] + 1 - EDGE_INSET)))
                 if mid in chosen and np.hypot(inside[0] - u, inside[1] - v) <= edge:
                     cell, t, (u, v) = mid, chosen[mid], inside
-                elif edge_alone > 0:
+                elif edge_alone > 0 and b.features.get("solidity", 0.0) >= alone_solid:
                     # its middle beyond the edge too, leaning off the layout, but its foot a
                     # hair off a read tile (figures.edge_foot_alone_max: photo game 2023's last
-                    # knight on an E at the layout's corner, its foot 0.023 off, its middle 0.14)
+                    # knight on an E at the layout's corner, its foot 0.023 off, its middle 0.14);
+                    # a figure's solid outline, not a ragged piece of a cloth of its colour
                     near = _nearest_tile(chosen, cell, u, v)
                     if near is not None and near[1] <= edge_alone:
                         cell, (u, v) = near[0], near[2]

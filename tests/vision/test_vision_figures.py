@@ -440,17 +440,18 @@ def test_a_figure_leaning_off_the_layouts_corner_whose_foot_falls_a_hair_beyond_
     """Photo game 2023: the last turn's knight stood on an E's city at the layout's corner,
     leaning off it; its foot was measured 0.023 tile beyond the tile, its middle 0.14: both on
     no tile, and the figure was lost. A foot at most ``figures.edge_foot_alone_max`` beyond a read
-    tile is put on it whatever its middle; farther off, with its middle off the tiles, it is not
-    (the test before)."""
+    tile is put on it whatever its middle, when its outline is solid as a figure's
+    (``figures.edge_foot_alone_min_solidity``); farther off, with its middle off the tiles, it is
+    not (the test before)."""
     r, temps, grid = _reader_on_us(2)
     alone = float(r.cfg["figures"]["edge_foot_alone_max"])
     assert 0.023 < alone <= float(r.cfg["figures"]["edge_foot_max"])
     t = next(x for x in temps if x.rot == 0)  # road west-east, fields north and south
     chosen = {(0, 0): t}
 
-    def blob(foot_u: float, middle_u: float, rect: float = 0.7) -> Blob:  # foot and middle at v = 0.2
+    def blob(foot_u: float, middle_u: float, rect: float = 0.7, solidity: float = 0.98) -> Blob:  # at v = 0.2
         return Blob("blue", (int(100 * middle_u) - 10, 5, 20, 30), (100.0 * foot_u, 20.0), 0.05, False, 0.9,
-                    {"cell_tile": 0.0, "rect": rect})
+                    {"cell_tile": 0.0, "rect": rect, "solidity": solidity})
 
     (m,) = r._meeples([blob(1.023, 1.14)], grid, chosen, 0, 0, 1.0)
     assert (m.player, m.at) == ("blue", (0, 0))
@@ -458,6 +459,9 @@ def test_a_figure_leaning_off_the_layouts_corner_whose_foot_falls_a_hair_beyond_
     assert r._meeples([blob(1.0 + 2 * alone, 1.14)], grid, chosen, 0, 0, 1.0) == []
     thin = 0.5 * float(r.cfg["figures"]["edge_foot_min_rect"])
     assert r._meeples([blob(1.023, 1.14, thin)], grid, chosen, 0, 0, 1.0) == []  # a strip of table
+    # a ragged piece of a cloth of the figure's colour (test photo 100000: solidity 0.63)
+    ragged = 0.75 * float(r.cfg["figures"]["edge_foot_alone_min_solidity"])
+    assert r._meeples([blob(1.023, 1.14, solidity=ragged)], grid, chosen, 0, 0, 1.0) == []
     r.cfg["figures"]["edge_foot_alone_max"] = 0.0
     assert r._meeples([blob(1.023, 1.14)], grid, chosen, 0, 0, 1.0) == []
 
