@@ -203,6 +203,7 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             try:
                 res = follow_step(record, previous, new, from_start=from_start, evidence=evidence,
                                   evidence_total=total, figures_seen=figures, snapped=getattr(got, "snapped", ()),
+                                  faint=getattr(got, "faint", ()),
                                   unfit=unfit)
             except FollowError:
                 if record is not None or read is None:

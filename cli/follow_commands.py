@@ -42,14 +42,14 @@ def register(subparsers: Any) -> None:
 
 
 def _load(path: str, args: argparse.Namespace,
-          prior: State | None) -> tuple[State | ReadingDoc, Evidence | None, frozenset[Any]]:
+          prior: State | None) -> tuple[State | ReadingDoc, Evidence | None, frozenset[Any], frozenset[Any]]:
     """A state or reading from a JSON file, or a photo read with the previous state as prior;
-    with a photo, also the reader's per-cell evidence and the figures it read beside their foot
-    (for ``follow_step``)."""
+    with a photo, also the reader's per-cell evidence, the figures it read beside their foot and
+    those too pale to read (for ``follow_step``)."""
     if not path.lower().endswith(PHOTO_SUFFIXES):
         doc = load_document(path)
         fmt = check_format(doc, STATE, READING)
-        return (parse_reading(doc) if fmt == READING else parse_state(doc)), None, frozenset()
+        return (parse_reading(doc) if fmt == READING else parse_state(doc)), None, frozenset(), frozenset()
     try:
         reader = _reader()
     except ImportError as exc:
@@ -57,7 +57,8 @@ def _load(path: str, args: argparse.Namespace,
                           "pass carcam/state@1 or carcam/reading@1 files instead") from None
     players = _players(args) or (prior.players if prior is not None else None)
     detail = reader.read_detail(path, game=args.game, players=players, prior=prior)
-    return detail.reading, detail.evidence, frozenset(getattr(detail, "snapped", ()))
+    return (detail.reading, detail.evidence, frozenset(getattr(detail, "snapped", ())),
+            frozenset(getattr(detail, "faint", ())))
 
 
 @cache
@@ -124,9 +125,9 @@ def cmd_follow(args: argparse.Namespace) -> int:
     seen: FiguresSeen | None = None
     unfit: State | None = None  # the photo before, when the game did not fit it
     for i, path in enumerate(args.inputs, 1):
-        doc, evidence, snapped = _load(path, args, previous)
+        doc, evidence, snapped, faint = _load(path, args, previous)
         res = follow_step(record, previous, _with_players(doc, players), evidence=evidence, evidence_total=total,
-                          figures_seen=seen, snapped=snapped, unfit=unfit)
+                          figures_seen=seen, snapped=snapped, unfit=unfit, faint=faint)
         total, seen, unfit = res.evidence_total, res.figures_seen, res.unfit
         chosen = 0
         if res.alternatives:

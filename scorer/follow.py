@@ -1959,7 +1959,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 evidence: Evidence | None = None, evidence_total: EvidenceTotal | None = None,
                 figures_seen: FiguresSeen | None = None,
                 snapped: Collection[tuple[Cell, str, str]] = (),
-                unfit: State | None = None) -> FollowResult:
+                unfit: State | None = None,
+                faint: Collection[tuple[Cell, str, str]] = ()) -> FollowResult:
     """Infer the turns between the game so far and a new state, and extend the record.
 
     ``record`` is the game so far (``None`` for the first photo: the record is started from
@@ -2000,6 +2001,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ``snapped`` (optional; ``vision.reader.ReadDetail.snapped``): the photo's followers (cell,
     player, slot in ``new``'s frame) whose segment the reader took beside their foot rather than
     under it; they weigh :data:`SNAPPED_VOTE` in that revision.
+    ``faint`` (optional; ``vision.reader.ReadDetail.faint``): figures too pale for the reader
+    to read (cell, player, slot in ``new``'s frame); a new tile of that player's without a
+    follower read is asked about (:func:`_unseen_followers`): the next photo that would show the
+    figure may never come (photo games 2019 and 2024: the last turn's blue farmer and monk).
     ``unfit`` (optional): the last step's :attr:`FollowResult.unfit`, the photo before this one
     when the record did not fit it; when this photo does not fit the record either and the two
     agree (:func:`_agrees_with_unfit`), the record's turns are inferred again from this photo.
@@ -2019,7 +2024,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 # no start tile: the tiles the first photo shows were laid in turns
                 res = follow_step(record, None, new, trust=trust, next_player=next_player,
                                   max_gap=max(max_gap, len(state.tiles)), budget=budget, evidence=evidence,
-                                  evidence_total=evidence_total, figures_seen=figures_seen, snapped=snapped)
+                                  evidence_total=evidence_total, figures_seen=figures_seen, snapped=snapped, faint=faint)
                 return replace(res, warnings=tuple(w) + res.warnings)
             game = new_game(record)
             _remember(record, game)
@@ -2071,7 +2076,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                               evidence_total=None if evidence_total is None else
                               {c: v for c, v in evidence_total.items() if c not in dropped},
                               figures_seen={c: v for c, v in (figures_seen or {}).items() if c not in dropped},
-                              snapped=snapped)
+                              snapped=snapped, faint=faint)
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
 
         undone = _undo_last_photo(record, state, evidence, max_gap, figures_seen) if why else None
@@ -2107,7 +2112,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             # there, and no photo fitted after it); its turns are inferred again from this photo
             res = follow_step(replace(record, turns=()), None, new, trust=trust, next_player=next_player,
                               max_gap=max(max_gap, len(state.tiles)), budget=budget, evidence=evidence,
-                              snapped=snapped)
+                              snapped=snapped, faint=faint)
             note = (f"{why}, nor did the photo before it, while the two agree with each other: the game's "
                     f"{len(record.turns)} turns so far are inferred again from this photo")
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
@@ -2208,6 +2213,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         figures_seen = _forget_slots(figures_seen, rewritten)
     # followers of the photo, by colour
     weak = {(transform.cell(at), player, transform.slot(on)) for at, player, on in snapped}
+    pale = {(transform.cell(at), player) for at, player, _ in faint}
     meeples = []
     for m in aligned.meeples:
         if m.player not in players:
@@ -2421,6 +2427,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
          "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
          "asked"),
+        (lambda: _unseen_followers(full, end_game, game, chosen_turns,
+                                   {t.at for t in chosen_turns if (t.at, t.player) in pale}),
+         "a new tile may hold a follower of its player's too pale in the photo to read (glare, a dim corner): the "
+         "players are asked"),
     )
     blue_crests = "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the " \
         "players are asked"
@@ -4162,7 +4172,8 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
 def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                       unread: Collection[Cell]) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles the photo did not recognise (``unread``: their
-    cells, record frame) and that got no follower: glare or a figure over most of the tile
+    cells, record frame; or on which it saw a figure of the tile's player too pale to read,
+    ``follow_step``'s ``faint``) and that got no follower: glare or a figure over most of the tile
     that hid what it is also hides the figure on it, and the next photo, which would show it
     (:func:`_revise_followers`), may never come (photo game 860: blue's thief on the last
     turn's S, in a lamp's glare, scored nothing). Returns ``record`` as it is first, then with

@@ -8,6 +8,7 @@ line (``carcam read``) and the web app both use this class.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -71,6 +72,9 @@ class ReadDetail:
     #: field beside a road (``figures.road_doubt``), and those read standing on a road at a slant
     #: whose outline is a lying farmer's, with its footprint in a field (``Blob.lying_foot``)
     snapped: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
+    #: figures too pale to read (cell, player, slot; the reading's frame) on cells where the
+    #: reading has none of their colour: see :meth:`BoardReader._faint`
+    faint: frozenset[tuple[tuple[int, int], str, str]] = frozenset()
 
 
 class BoardReader:
@@ -166,6 +170,7 @@ class BoardReader:
                                 f"confidence {conf:.2f}")
         snapped: set[tuple[tuple[int, int], str, str]] = set()
         meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
+        faint = self._faint(work, grid, memo.get(("tilecol", id(grid))), chosen, c0, r0, s, meeples, players)
         seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
         state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
                       tiles=tuple(tiles), meeples=tuple(meeples))
@@ -173,7 +178,29 @@ class BoardReader:
             warnings.append(f"check: {conflict}")
         reading = Reading(state=state, image=img.orig_size, warnings=tuple(warnings))
         return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
-                          evidence=cell_evidence(unary, templates, (c0, r0)))
+                          evidence=cell_evidence(unary, templates, (c0, r0)), faint=faint)
+
+    def _faint(self, work: np.ndarray, grid: Any, tilecol: np.ndarray | None, chosen: dict[tuple[int, int], Template],
+               c0: int, r0: int, s: float, meeples: list[MeepleEntry], players: tuple[str, ...] | list[str] | None
+               ) -> frozenset[tuple[tuple[int, int], str, str]]:
+        """The figures a second look with each colour's saturation asked ``figures.faint_sat_drop``
+        lower finds on read tiles where the reading has none of that colour (cell, player, slot;
+        the reading's frame): a figure in a dim corner or a lamp's glare, its paint paler than
+        the colour's rule (photo games 2019 and 2024: the last turn's blue farmer and monk at
+        saturation 88-120). Too weak to read as figures (a paler rule reads more of the tiles'
+        own blues and browns as figures and costs tiles: test split), they are what a follower
+        asks the players about on a new tile (:func:`scorer.follow.follow_step`, ``faint``)."""
+        drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
+        if drop <= 0 or tilecol is None:
+            return frozenset()
+        fcfg = copy.deepcopy(self.cfg["figures"])
+        for spec in fcfg["colours"].values():
+            if "sat" in spec:
+                spec["sat"] = max(0.0, float(spec["sat"]) - drop)
+        blobs = find_figures(work, grid, tilecol, fcfg, tuple(players) if players else None, None)
+        have = {(m.at, m.player) for m in meeples}
+        return frozenset((m.at, m.player, m.on) for m in self._meeples(blobs, grid, chosen, c0, r0, s)
+                         if (m.at, m.player) not in have)
 
     def _quick_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
                        box_tiles: int, templates: list[Template], prior: State | None, located: dict[int, Any],
@@ -583,6 +610,8 @@ class BoardReader:
         scores low."""
         gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         grid = refine_grid(gray, grid, tilecol, self.cfg.get("refine", {}))
+        if memo is not None:
+            memo[("tilecol", id(grid))] = tilecol  # for the faint figures of the grid chosen (read_detail)
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None, memo)
         fcfg = self.cfg["figures"]

@@ -453,7 +453,8 @@ def unfit_from_history(doc: dict[str, Any] | None) -> State | None:
 def _follow(record: dict[str, Any] | None, previous: State | None, new: State | Reading,
             evidence: Evidence | None = None,
             history: dict[str, Any] | None = None,
-            snapped: Collection[tuple[Cell, str, str]] = ()) -> tuple[FollowResult | None, list[str]]:
+            snapped: Collection[tuple[Cell, str, str]] = (),
+            faint: Collection[tuple[Cell, str, str]] = ()) -> tuple[FollowResult | None, list[str]]:
     """``scorer.follow.follow_step`` with its warnings as notes; None when it cannot follow."""
     try:
         from scorer.follow import follow_step
@@ -463,7 +464,7 @@ def _follow(record: dict[str, Any] | None, previous: State | None, new: State | 
         old = parse_game(record) if record is not None else None
         total, seen = history_from_json(history)
         result = follow_step(old, previous, new, evidence=evidence, evidence_total=total, figures_seen=seen,
-                             snapped=snapped, unfit=unfit_from_history(history))
+                             snapped=snapped, unfit=unfit_from_history(history), faint=faint)
     except CarcamError as exc:
         return None, [f"the turns since the last photo could not be followed: {exc}"]
     notes = [w for w in result.warnings if not w.startswith("reading: ")]
@@ -504,7 +505,8 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
             conf: Mapping[Cell, float] | None = None, amends: list[dict[str, Any]] | None = None,
             before: Mapping[str, Any] | None = None,
             evidence: Evidence | None = None,
-            snapped: Collection[tuple[Cell, str, str]] = ()) -> tuple[dict[str, Any], dict[str, Any]] | None:
+            snapped: Collection[tuple[Cell, str, str]] = (),
+            faint: Collection[tuple[Cell, str, str]] = ()) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """Follow from the board of step ``anchor`` (record ``base``) to ``new``: the record to keep
     and the new step's ``follow`` data. ``amends`` (figure corrections of turns before the gap)
     are applied to ``base`` first; ``before`` is the ``follow`` data this derivation replaces,
@@ -519,7 +521,7 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
             base = fixed
             kept.append(a)
     result, warnings = _follow(base, anchor and _anchor_state(anchor), new, evidence,
-                               anchor.follow.get("history") if anchor else None, snapped)
+                               anchor.follow.get("history") if anchor else None, snapped, faint)
     if result is None:
         return None
     notes += warnings
@@ -551,7 +553,8 @@ def _derive(base: dict[str, Any] | None, anchor: Step | None, new: State | Readi
 
 
 def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: Reading,
-                 evidence: Evidence | None = None, snapped: Collection[tuple[Cell, str, str]] = ()) -> FollowOutcome:
+                 evidence: Evidence | None = None, snapped: Collection[tuple[Cell, str, str]] = (),
+                 faint: Collection[tuple[Cell, str, str]] = ()) -> FollowOutcome:
     """THE HOOK for ``scorer.follow``: infer the turns played since the last photo.
 
     Calls ``scorer.follow.follow_step(record, previous board, reading)``, which extends the game
@@ -563,10 +566,11 @@ def follow_turns(record: dict[str, Any] | None, previous: Step | None, reading: 
     kept: a photo is never refused for that. ``evidence`` is the reader's per-cell evidence
     (``vision.reader.ReadDetail.evidence``), when the reader gives it, and ``snapped`` the
     figures it read beside their foot (``ReadDetail.snapped``: weaker looks at their segment;
-    a later re-derivation of the step, after a correction, goes without them)."""
-    got = _derive(record, previous, reading, evidence=evidence, snapped=snapped)
+    a later re-derivation of the step, after a correction, goes without them), ``faint`` those
+    too pale to read (``ReadDetail.faint``: a new tile of their player's is asked about)."""
+    got = _derive(record, previous, reading, evidence=evidence, snapped=snapped, faint=faint)
     if got is None:
-        _, notes = _follow(record, _anchor_state(previous), reading, evidence, snapped=snapped)
+        _, notes = _follow(record, _anchor_state(previous), reading, evidence, snapped=snapped, faint=faint)
         return FollowOutcome(record, None, notes)
     new_record, follow = got
     state, transform = follow.pop("state"), follow.pop("transform")
@@ -724,6 +728,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
     reader = reader or default_reader()
     evidence = None
     snapped: Collection[tuple[Cell, str, str]] = ()
+    faint: Collection[tuple[Cell, str, str]] = ()
     try:
         kwargs = dict(game=game.game, expansions=game.expansions, players=game.players,
                       prior=previous if previous.tiles else None)
@@ -732,6 +737,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
             detail = reader.read_detail(data, **kwargs)
             reading, evidence = detail.reading, detail.evidence
             snapped = getattr(detail, "snapped", ())
+            faint = getattr(detail, "faint", ())
         else:
             reading = reader.read(data, **kwargs)
     except CarcamError as exc:
@@ -763,7 +769,7 @@ def add_photo(db: sqlite3.Connection, game: GameInfo, data: bytes, reader: Reade
                        scores={})
         outcome = follow_turns(game.record, latest_step(db, game.id),
                                Reading(state=seen, image=reading.image, warnings=reading.warnings), evidence,
-                               snapped)
+                               snapped, faint)
     doubtful = doubtful_cells(reading)
     if outcome.state is not None:
         # the board in the record's frame; the track is the replay's plus what was entered by

@@ -2461,6 +2461,33 @@ def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower(
         assert "red put no follower on the tile at [1, 0]" in res.alternatives[0].summary
 
 
+def test_a_figure_too_pale_to_read_on_a_new_tile_asks_whether_its_player_put_a_follower() -> None:
+    """Photo games 2019 and 2024: the last turn's blue farmer in a lamp's glare and blue monk in
+    a dim corner were too pale for the reader's colour rule, and no later photo came to show
+    them: blue two points short each. The reader's second, paler look reports them
+    (``vision.reader.ReadDetail.faint``); a new tile of the faint figure's player without a
+    follower read is asked about, each feature of the tile offered. A faint figure of another
+    colour than the tile's player's, or on an earlier tile, asks nothing."""
+    for colour, cell, asked in (("red", (1, 0), True), ("blue", (1, 0), False), ("red", (0, 0), False)):
+        game = start_game()
+        res = first_step(game)
+        game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # U at 0: its road runs E-W, red on it
+        truth = photo(game)
+        res = follow_step(res.record, res.corrected_state, replace(truth, meeples=()), evidence=evidence_for(truth),
+                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
+                          faint=[(cell, colour, "E")])
+        assert res.ambiguous is asked, (colour, cell)
+        if not asked:
+            assert next(t for t in res.record.turns if t.at == (1, 0)).meeple is None
+            continue
+        u = tile("U")
+        got = {(None if (m := next(t for t in a.record.turns if t.at == (1, 0)).meeple) is None
+                else u.segments[u.segment_index_on_board(m, 0)].kind.value, dict(a.final)["red"])  # type: ignore[index]
+               for a in res.alternatives}
+        assert (None, 0) in got and ("road", 2) in got, got
+        assert any("too pale" in w for w in res.warnings)
+
+
 def _joins_city(game: Game, turn: Turn, cell: tuple[int, int]) -> bool:
     """Whether ``turn``'s tile, played on a copy of ``game``, joins the city on ``cell`` and
     leaves it open."""

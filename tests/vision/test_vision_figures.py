@@ -929,6 +929,40 @@ def test_lying_figures_in_a_lamps_glare_are_found() -> None:
     assert m.meeples_matched >= 9
 
 
+@pytest.mark.parametrize("seed", [2019, 2024])
+def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(seed: int) -> None:
+    """Photo games 2019 and 2024's last photos: blue's farmer in a lamp's glare on a green
+    table, and blue's monk in a dim corner of a dark one, at saturation 88-120 against blue's
+    rule of 120: neither was found, and no later photo came to show it. The reader's second
+    look with each colour's saturation ``figures.faint_sat_drop`` lower reports it among the
+    faint figures on the last turn's tile (and only there: no other faint figure), not among
+    the figures read; with the drop at 0 there is none."""
+    from bench.bench_follow import true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    record = random_game(seed, ("red", "blue"), turns=20)
+    states, _, _ = true_states(record)
+    state = states[-1]
+    photo = generate(state, None, seed * 1000 + len(state.tiles))
+    last = record.turns[-1]
+    assert last.player == "blue" and last.meeple is not None
+
+    def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
+        """The figures read and the faint ones (player, cell in the truth's frame)."""
+        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[-2])
+        # the reading's frame to the truth's: the turn and shift that lay the read tiles on the true ones
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
+                [(p, to_truth.cell(c)) for c, p, _ in d.faint])
+
+    figures, faint = read(None)
+    assert ("blue", last.at) not in figures
+    assert faint == [("blue", last.at)]
+    assert read({"figures": {"faint_sat_drop": 0}})[1] == []
+
+
 def test_a_cell_under_a_figures_foot_that_nearly_passes_for_a_tile_is_read() -> None:
     """Follow photo game 1177 after turn 19 (a green felt): red's thief on the road of the V just
     laid; the V's field is as green as the felt, so its cell scored just under the occupancy bar
