@@ -183,21 +183,24 @@ class BoardReader:
     def _faint(self, work: np.ndarray, grid: Any, tilecol: np.ndarray | None, chosen: dict[tuple[int, int], Template],
                c0: int, r0: int, s: float, meeples: list[MeepleEntry], players: tuple[str, ...] | list[str] | None
                ) -> frozenset[tuple[tuple[int, int], str, str]]:
-        """The figures a second look with each colour's saturation asked ``figures.faint_sat_drop``
-        lower finds on read tiles where the reading has none of that colour (cell, player, slot;
-        the reading's frame): a figure in a dim corner or a lamp's glare, its paint paler than
-        the colour's rule (photo games 2019 and 2024: the last turn's blue farmer and monk at
-        saturation 88-120). Too weak to read as figures (a paler rule reads more of the tiles'
-        own blues and browns as figures and costs tiles: test split), they are what a follower
-        asks the players about on a new tile (:func:`scorer.follow.follow_step`, ``faint``)."""
+        """The figures a second look with the saturation of ``figures.faint_colours`` (of
+        ``players``) asked ``figures.faint_sat_drop`` lower finds on read tiles where the reading
+        has none of that colour (cell, player, slot; the reading's frame): a figure in a dim
+        corner or a lamp's glare, its paint paler than the colour's rule (photo games 2019 and
+        2024: the last turn's blue farmer and monk at saturation 88-120). Too weak to read as
+        figures (a paler blue rule read as figures costs tiles: test split), they are what a
+        follower asks the players about on a new tile (:func:`scorer.follow.follow_step`,
+        ``faint``). Blue only by default: a paler red, yellow or green rule finds the tiles' own
+        browns, sands and grass (the real full72 photo: 14 such)."""
         drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
-        if drop <= 0 or tilecol is None:
+        looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if not players or c in players]
+        if drop <= 0 or tilecol is None or not looked:
             return frozenset()
         fcfg = copy.deepcopy(self.cfg["figures"])
         for spec in fcfg["colours"].values():
             if "sat" in spec:
                 spec["sat"] = max(0.0, float(spec["sat"]) - drop)
-        blobs = find_figures(work, grid, tilecol, fcfg, tuple(players) if players else None, None)
+        blobs = find_figures(work, grid, tilecol, fcfg, tuple(looked), None)
         have = {(m.at, m.player) for m in meeples}
         return frozenset((m.at, m.player, m.on) for m in self._meeples(blobs, grid, chosen, c0, r0, s)
                          if (m.at, m.player) not in have)
