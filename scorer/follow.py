@@ -2231,9 +2231,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
         tile_evidence = total_now if cev is not None and evidence_total is not None else cev
-        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence,
-                                                          new_cells=frozenset(c for c in seen if c not in game.board.tiles)), _farmers_left_standing,
-                       _gone_with_their_feature, _revise_owners):
+        new_cells = frozenset(c for c in seen if c not in game.board.tiles)  # the photo's new tiles
+        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence, new_cells=new_cells),
+                       _farmers_left_standing, _gone_with_their_feature, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
                 record, game = revised
