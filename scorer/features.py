@@ -189,6 +189,27 @@ class FeatureGraph:
             return False
         return self._open[self.find(node)] == 0
 
+    def open_cells(self, node: int) -> set[Cell]:
+        """The empty cells the feature of ``node`` reaches across an edge (a monastery: the empty
+        cells around it): where the tiles that may complete it go."""
+        board = self._board
+        if self._kind[node] is Kind.MONASTERY:
+            cell = self._cell[node]
+            assert cell is not None
+            return {c for c in surrounding(cell) if c not in board.tiles}
+        root = self.find(node)
+        out: set[Cell] = set()
+        for c in self._cells[root]:
+            placed = board.tiles[c]
+            for edge in EDGES:
+                other = neighbour(c, edge)
+                if other in board.tiles or other in out:
+                    continue
+                if any((i := placed.segment_at(s)) is not None and self.find(self.node_of[(c, i)]) == root
+                       for s in EDGE_SLOTS[edge]):
+                    out.add(other)
+        return out
+
     def monastery_tiles(self, node: int) -> int:
         """The monastery tile plus its filled neighbours (9 when complete)."""
         cell = self._cell[node]

@@ -101,7 +101,6 @@ from .geometry import (
     neighbour,
     rotate_cell,
     rotate_slot,
-    surrounding,
 )
 
 #: A new reading that disagrees with a tile seen before replaces it only at this confidence.
@@ -2897,10 +2896,12 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
                 standing = {(f.player, f.at) for f in _game_for(record).figures}
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
-            if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty) \
-                    and photos[-1] == () and _may_close_on(_game_for(fixed or record), t.at, t.meeple, new_cells):
-                shown, empty = shown[:-1], empty - 1  # the new photo's turns may have sent it home
-            if (t.player, t.at) in standing and empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (len(shown) - empty):
+            gone = (t.player, t.at) in standing and _mostly_empty(empty, len(shown))
+            if gone and photos[-1] == () and _may_close_on(_game_for(fixed or record), t.at, t.meeple, new_cells):
+                # the new photo's turns may have sent it home: the photos before it decide
+                shown, empty = shown[:-1], empty - 1
+                gone = _mostly_empty(empty, len(shown))
+            if gone:
                 closed = _closing_tile(fixed or record, i, evidence) if evidence is not None else None
                 if closed is not None:
                     warnings.append(f"{t.player}'s turn at {list(t.at)}: {empty} of the {len(shown)} photos since show "
@@ -2998,31 +2999,25 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
     return _kept(fixed, game)
 
 
+def _mostly_empty(empty: int, shown: int) -> bool:
+    """Whether ``empty`` of ``shown`` photos of a tile without a follower take its follower out
+    (:func:`_revise_followers`): at least :data:`FIGURE_MIN_SIGHTINGS`, and twice as many as
+    show one."""
+    return empty >= FIGURE_MIN_SIGHTINGS and empty >= 2 * (shown - empty)
+
+
 def _may_close_on(game: Game, at: Cell, slot: str, new_cells: Collection[Cell]) -> bool:
     """Whether the feature under a follower on board slot ``slot`` of the tile at ``at`` is open
     only towards ``new_cells`` (cells a new photo shows tiles on that ``game`` has not yet): the
     photo's new turns may have completed it, and a photo without the follower then says nothing
     against it. A road, city or monastery (with every empty cell around it new); never a field."""
-    board = game.board
-    node = board.node_at(at, slot)
+    node = game.board.node_at(at, slot)
     if node is None or not new_cells:
         return False
-    graph = board.graph
-    kind = graph.kind(node)
-    if kind is Kind.MONASTERY:
-        empty = [c for c in surrounding(at) if c not in board.tiles]
-        return bool(empty) and all(c in new_cells for c in empty)
-    if kind in (Kind.FIELD, Kind.COURT) or graph.is_complete(node):
+    graph = game.board.graph
+    if graph.kind(node) in (Kind.FIELD, Kind.COURT) or graph.is_complete(node):
         return False
-    root = graph.find(node)
-    faces: set[Cell] = set()
-    for c in graph.feature(node).cells:
-        for edge in EDGES:
-            other = neighbour(c, edge)
-            if other in board.tiles:
-                continue
-            if any((n := board.node_at(c, s)) is not None and graph.find(n) == root for s in EDGE_SLOTS[edge]):
-                faces.add(other)
+    faces = graph.open_cells(node)
     return bool(faces) and faces <= set(new_cells)
 
 

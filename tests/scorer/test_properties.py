@@ -42,6 +42,9 @@ def test_random_games_keep_every_invariant(seed: int, players: tuple[str, ...], 
             kind = game.board.graph.kind(node)
             if kind is not Kind.FIELD:
                 assert not game.board.graph.is_complete(node)
+                # an open feature reaches empty cells, where the tiles that may complete it go
+                reach = game.board.graph.open_cells(node)
+                assert reach and not reach & game.board.tiles.keys()
         for e in result.events:  # a feature is scored in one turn only (tied owners share that turn)
             key = (e.what, frozenset(e.cells))
             assert scored.setdefault(key, result.number) == result.number
@@ -123,3 +126,17 @@ def test_follower_options_are_exactly_the_slots_the_rules_allow(seed: int, playe
             finally:
                 game.board = board.without(at)
             assert offered == allowed, (tid, at, rot)
+
+
+def test_open_cells_are_the_empty_cells_a_feature_reaches() -> None:
+    """The start tile D: its city reaches the cell north of it, its road the cells east and
+    west; a monastery laid south of it reaches the seven empty cells around it."""
+    game = Game(players=("red", "blue"))
+    game.start(load_catalog().get("D"))
+    graph = game.board.graph
+    cells = {slot: graph.open_cells(game.board.node_at((0, 0), slot)) for slot in ("N", "E")}  # type: ignore[arg-type]
+    assert cells == {"N": {(0, -1)}, "E": {(-1, 0), (1, 0)}}
+    game.board.place((0, 1), load_catalog().get("B"), 0)
+    monastery = game.board.node_at((0, 1), "C")
+    assert monastery is not None and graph.kind(monastery) is Kind.MONASTERY
+    assert graph.open_cells(monastery) == {(-1, 0), (1, 0), (-1, 1), (1, 1), (-1, 2), (0, 2), (1, 2)}
