@@ -133,7 +133,7 @@ class BoardReader:
         quick = self._quick_attempt(work, attempt, box_tiles, templates, prior, located, shared)
         best = quick if quick is not None else self._searched_attempt(
             work, attempt, box_tiles, templates, prior, located, shared)
-        _, grid, blobs, unary, dec, best_ll = best
+        _, grid, blobs, unary, dec, best_ll, tilecol = best
         drawing = int(self.cfg["figures"].get("place_drawing", 0))
         ccfg = self.cfg["classify"]
         doubt = float(self.cfg["decode"]["doubtful_below"])
@@ -170,7 +170,9 @@ class BoardReader:
                                 f"confidence {conf:.2f}")
         snapped: set[tuple[tuple[int, int], str, str]] = set()
         meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
-        faint = self._faint(work, grid, memo.get(("tilecol", id(grid))), chosen, c0, r0, s, meeples, players)
+        # the second look shares the photo's blurred and converted images (not its colour masks)
+        images = {k: memo[k] for k in ("blur", "hsv", "lab") if k in memo}
+        faint = self._faint(work, grid, tilecol, chosen, c0, r0, s, meeples, players, images)
         seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
         state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
                       tiles=tuple(tiles), meeples=tuple(meeples))
@@ -180,9 +182,9 @@ class BoardReader:
         return ReadDetail(reading=reading, grid=grid, work=work, origin=(c0, r0), snapped=frozenset(snapped),
                           evidence=cell_evidence(unary, templates, (c0, r0)), faint=faint)
 
-    def _faint(self, work: np.ndarray, grid: Any, tilecol: np.ndarray | None, chosen: dict[tuple[int, int], Template],
-               c0: int, r0: int, s: float, meeples: list[MeepleEntry], players: tuple[str, ...] | list[str] | None
-               ) -> frozenset[tuple[tuple[int, int], str, str]]:
+    def _faint(self, work: np.ndarray, grid: Any, tilecol: np.ndarray, chosen: dict[tuple[int, int], Template],
+               c0: int, r0: int, s: float, meeples: list[MeepleEntry], players: tuple[str, ...] | list[str] | None,
+               images: dict[Any, Any] | None = None) -> frozenset[tuple[tuple[int, int], str, str]]:
         """The figures a second look with the saturation of ``figures.faint_colours`` (of
         ``players``) asked ``figures.faint_sat_drop`` lower finds on read tiles where the reading
         has none of that colour (cell, player, slot; the reading's frame): a figure in a dim
@@ -191,16 +193,17 @@ class BoardReader:
         figures (a paler blue rule read as figures costs tiles: test split), they are what a
         follower asks the players about on a new tile (:func:`scorer.follow.follow_step`,
         ``faint``). Blue only by default: a paler red, yellow or green rule finds the tiles' own
-        browns, sands and grass (the real full72 photo: 14 such)."""
+        browns, sands and grass (the real full72 photo: 14 such). ``images``: what
+        :func:`vision.figures.find_figures` keeps of the photo apart from its colour masks."""
         drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
         looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if not players or c in players]
-        if drop <= 0 or tilecol is None or not looked:
+        if drop <= 0 or not looked:
             return frozenset()
         fcfg = copy.deepcopy(self.cfg["figures"])
         for spec in fcfg["colours"].values():
             if "sat" in spec:
                 spec["sat"] = max(0.0, float(spec["sat"]) - drop)
-        blobs = find_figures(work, grid, tilecol, fcfg, tuple(looked), None)
+        blobs = find_figures(work, grid, tilecol, fcfg, tuple(looked), dict(images or {}))
         have = {(m.at, m.player) for m in meeples}
         return frozenset((m.at, m.player, m.on) for m in self._meeples(blobs, grid, chosen, c0, r0, s)
                          if (m.at, m.player) not in have)
@@ -613,8 +616,6 @@ class BoardReader:
         scores low."""
         gray = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY)
         grid = refine_grid(gray, grid, tilecol, self.cfg.get("refine", {}))
-        if memo is not None:
-            memo[("tilecol", id(grid))] = tilecol  # for the faint figures of the grid chosen (read_detail)
         blobs = find_figures(work, grid, tilecol, self.cfg["figures"],
                              tuple(players) if players else None, memo)
         fcfg = self.cfg["figures"]
@@ -690,7 +691,7 @@ class BoardReader:
         over = sum(max(0, n - box.get(k, 0)) for k, n in kinds.items())
         score = sure - 0.5 * unsure - 2 * conflicts - float(rcfg["box_excess_weight"]) * excess \
             - float(rcfg.get("box_over_weight", 0.0)) * over
-        return (score, grid, blobs, unary, dec, best_ll)
+        return (score, grid, blobs, unary, dec, best_ll, tilecol)
 
 
     def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
@@ -732,9 +733,8 @@ class BoardReader:
                 # tablecloth photo: a strip of black cloth over a G's edge)
                 mu, mv = grid.to_board(np.array([[x + w / 2, y + h / 2]]))[0]
                 mid = (int(np.floor(mu)), int(np.floor(mv)))
-                inside = (float(np.clip(u, mid[0] + EDGE_INSET, mid[0] + 1 - EDGE_INSET)),
-                          float(np.clip(v, mid[1] + EDGE_INSET, mid[1] + 1 - EDGE_INSET)))
-                if mid in chosen and np.hypot(inside[0] - u, inside[1] - v) <= edge:
+                inside, off = _into_tile(mid, u, v)
+                if mid in chosen and off <= edge:
                     cell, t, (u, v) = mid, chosen[mid], inside
                 elif edge_alone > 0 and b.features.get("solidity", 0.0) >= alone_solid:
                     # its middle beyond the edge too, leaning off the layout, but its foot a
@@ -817,6 +817,14 @@ class BoardReader:
         return draw_overlay(img.full, reading, float(self.cfg["decode"]["doubtful_below"]))
 
 
+def _into_tile(cell: tuple[int, int], u: float, v: float) -> tuple[tuple[float, float], float]:
+    """The board point (``u``, ``v``) moved :data:`EDGE_INSET` inside the tile on ``cell``, and how
+    far it moved (tile sides; 0 for a point already that far in)."""
+    inside = (float(np.clip(u, cell[0] + EDGE_INSET, cell[0] + 1 - EDGE_INSET)),
+              float(np.clip(v, cell[1] + EDGE_INSET, cell[1] + 1 - EDGE_INSET)))
+    return inside, float(np.hypot(inside[0] - u, inside[1] - v))
+
+
 def _nearest_tile(chosen: Mapping[tuple[int, int], Any], cell: tuple[int, int], u: float, v: float
                   ) -> tuple[tuple[int, int], float, tuple[float, float]] | None:
     """The read tile of the eight around ``cell`` (a cell without one) nearest the board point
@@ -828,9 +836,7 @@ def _nearest_tile(chosen: Mapping[tuple[int, int], Any], cell: tuple[int, int], 
             c = (cell[0] + du, cell[1] + dv)
             if c == cell or c not in chosen:
                 continue
-            inside = (float(np.clip(u, c[0] + EDGE_INSET, c[0] + 1 - EDGE_INSET)),
-                      float(np.clip(v, c[1] + EDGE_INSET, c[1] + 1 - EDGE_INSET)))
-            d = float(np.hypot(inside[0] - u, inside[1] - v))
+            inside, d = _into_tile(c, u, v)
             if best is None or d < best[1]:
                 best = (c, d, inside)
     return best
