@@ -2186,6 +2186,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                             "tiles beside it the photos clearly show do not fit the road a follower would hide there")
         overrides += needed
     rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
+    pre_rewrite = record
     if overrides:
         groups = [overrides] if together is not None else [[o] for o in overrides]
         for group in groups:
@@ -2208,6 +2209,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                     rewritten[cell] = (placed.tile, placed.rot, e.tile, e.rot)
             if fixed is not None:
                 record, game = fixed
+    if rewritten:
+        record, game = _followers_as_read(pre_rewrite, record, game, rewritten, aligned.meeples, warnings)
     if figures_seen is not None and rewritten:
         figures_seen = _forget_slots(figures_seen, rewritten)
     # followers of the photo, by colour
@@ -3336,6 +3339,44 @@ def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> t
         return None
     _remember(fixed, game)
     return fixed, _clone(game)
+
+
+def _followers_as_read(before: GameRecord, record: GameRecord, game: Game,
+                       rewritten: Mapping[Cell, tuple[TileType, int, TileType, int]],
+                       meeples: Sequence[MeepleEntry], warnings: list[str]) -> tuple[GameRecord, Game]:
+    """The record with each follower whose tile this photo rewrote into one without the kind of
+    feature it stood on put where this photo reads it, when that replays.
+
+    :func:`_rewrite` keeps such a follower on its board slot, now another kind of feature (a
+    knight on an N's city left in the field of the road curve V the N was rewritten to). The
+    photo that rewrites the tile reads the follower on the new tile itself, so its slot is the
+    likelier one (photo game 2110, skipped photos: red's thief on an A the photos could not
+    recognise, asked as an N and answered on its city for the same score, was left a farmer on
+    the V the last photo read, a point short, while that photo read it on the road). The photos
+    after, if any, revise it as any other (:func:`_revise_followers`)."""
+    for cell, (old_tile, old_rot, tile, rot) in sorted(rewritten.items()):
+        i = next((i for i, t in enumerate(record.turns) if t.at == cell and not t.discarded), None)
+        if i is None or not record.turns[i].meeple:
+            continue
+        t = record.turns[i]
+        old_slot = next((u.meeple for u in before.turns if u.at == cell and not u.discarded), None)
+        was = _segment_at(old_tile, old_rot, old_slot) if old_slot else None
+        now = _segment_at(tile, rot, t.meeple)
+        if was is None or now is None or was[0] is now[0]:
+            continue
+        read = [m.on for m in meeples if m.at == cell and m.player == t.player and m.on]
+        if len(read) != 1 or _segment_at(tile, rot, read[0]) in (None, now):
+            continue
+        trial = replace(record, turns=record.turns[:i] + (replace(t, meeple=read[0]),) + record.turns[i + 1:])
+        replayed = _replayed(trial)
+        if replayed is None:
+            continue
+        warnings.append(f"{t.player}'s follower at {list(cell)}, on the {was[0].value} of the {old_tile.name()} "
+                        f"taken before, is taken to stand where this photo reads it on the {tile.name()}: on its "
+                        f"{_segment_at(tile, rot, read[0])[0].value} (slot {read[0]})")  # type: ignore[index]
+        _remember(trial, replayed)
+        record, game = trial, _clone(replayed)
+    return record, game
 
 
 def _replayed(record: GameRecord) -> Game | None:

@@ -1250,6 +1250,39 @@ def test_a_rewritten_tile_forgets_the_slots_read_on_the_tile_before() -> None:
     assert laid.meeple == "C"  # 6 photos "on the field" of the curve, then the monastery's photos
 
 
+def test_a_rewrite_into_a_tile_without_the_followers_feature_puts_it_where_the_photo_reads_it() -> None:
+    """Photo game 2110: a road curve read as an N for its first photo, with red's thief taken
+    as a knight on the N's city. The photo that rewrites the tile into the curve has no city to
+    keep it on; it reads the thief on the curve's road, and that is where it stands at once
+    (before, it was left on the curve's field at the city's old slot, a farmer)."""
+    game = start_game()
+    res = first_step(game)
+    n, v = tile("N"), tile("V")
+    cell, rn, rv, city, road = next(
+        (c, rn, rv, x, y) for c in ((1, 0), (-1, 0), (0, 1), (0, -1)) for rn in n.rotations()
+        for rv in v.rotations() for x in SLOTS for y in SLOTS
+        if not game.board.edge_conflicts(c, n, rn) and not game.board.edge_conflicts(c, v, rv)
+        and _segment_at(n, rn, x) is not None and _segment_at(n, rn, x)[0] is Kind.CITY  # type: ignore[index]
+        and _segment_at(v, rv, x) is not None and _segment_at(v, rv, x)[0] is Kind.FIELD  # type: ignore[index]
+        and _segment_at(v, rv, y) is not None and _segment_at(v, rv, y)[0] is Kind.ROAD)  # type: ignore[index]
+    game.play(Turn("red", v, cell, rv, meeple=road))
+    truth = photo(game)
+    as_n = replace(truth, tiles=tuple(replace(e, tile=n, rot=rn) if e.at == cell else e for e in truth.tiles),
+                   meeples=tuple(replace(m, on=city) if m.at == cell else m for m in truth.meeples))
+    res = step(res, as_n, evidence_for(as_n, {cell: {("V", rv): BASE + 4.0}}))
+    laid = next(t for t in res.record.turns if t.at == cell)
+    assert laid.tile is not None and laid.tile.id == "N" and laid.meeple == city
+    for _ in range(4):
+        res = step(res, truth)
+        laid = next(t for t in res.record.turns if t.at == cell)
+        assert laid.tile is not None
+        if laid.tile.id == "V":
+            break
+    assert laid.tile.id == "V"
+    assert laid.meeple == road
+    assert any("where this photo reads it" in w for w in res.warnings)
+
+
 def test_a_rewritten_tile_keeps_the_slots_whose_segment_both_tiles_share() -> None:
     """A J rewritten into an E: a knight seen on the city, which both tiles have at the same
     slots, is still on the city; a figure seen where the two tiles' segments differ (the J's
