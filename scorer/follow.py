@@ -259,6 +259,10 @@ CREST_SEEN_MAX = 1.5
 #: covers the cell). The players are asked which tile it is (:func:`_hidden_crests`): the answer
 #: is worth a point or two at the end, and no photo may show the crest while the follower stays.
 CREST_ASK_GAP = 2.5
+#: A tile laid before this step whose shield twin this photo's evidence puts this much ahead of
+#: it, where the photos' sum does not put the tile ahead (:func:`_contested_crests`): the players
+#: are asked which it is.
+CREST_CONTEST_LEAD = 2.5
 #: A new tile whose likeliest legal tile the photo's evidence ranks at least this much below
 #: the cell's best (any tile, legal or not) may be no tile at all (a bay of the table read as
 #: one): when the step lays other tiles too, the players are asked (:func:`_phantom_tiles`).
@@ -2137,6 +2141,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     covered = {m.at for m in aligned.meeples}  # cells whose coat of arms a follower may hide
     crest_blue = {m.at for m in aligned.meeples if m.player in CREST_COLOURED_PLAYERS}
     summed: set[Cell] = set()
+    total_now: _SummedEvidence | None = None
     if cev is not None and evidence_total is not None:
         # many photos agreeing: rewrite at once (one photo only lowers the tile's confidence)
         total_now = _SummedEvidence(_add_evidence(evidence_total, cev, game.board.tiles, covered,
@@ -2512,6 +2517,20 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game, these,
                                                       cev, blue_cells, blind=blue_cells, earlier=joined,
                                                       alone=True), warnings, blue_crests)
+    if cev is not None and total_now is not None:
+        # an earlier tile whose coat of arms this photo sees clearly (or clearly not), against
+        # the record, while the photos together do not outweigh it: asked with whatever else the
+        # step asks (photo game 2094: red's Q, laid on the last turn but one with no follower on
+        # it, read as R by its photo; the last photo saw the crest by 3.0, which one photo alone
+        # may not rewrite, and blue's city ended a point short)
+        contested = set(_contested_crests(record, game, cev, total_now, covered)) - _cells_told_apart(alternatives)
+        if contested:
+            alternatives, alt_games = _crossed(
+                record, chosen_turns, end_game, alternatives, alt_games,
+                lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game,
+                                                          these, cev, (), earlier=contested, alone=True),
+                warnings, "this photo sees a coat of arms on an earlier tile that the photos before did not (or "
+                "none where they did): the players are asked")
     tied: set[tuple[Cell, str]] = set()  # the followers asked about: their sightings are marked answered
     if sightings is not None:
         crossed, alt_games = _crossed(
@@ -3597,6 +3616,29 @@ def _blue_followers_moved(before: GameRecord, after: GameRecord) -> set[Cell]:
             and b.player in CREST_COLOURED_PLAYERS}
 
 
+def _contested_crests(record: GameRecord, game: Game, cev: _CellEvidence, total: _SummedEvidence,
+                      covered: Collection[Cell]) -> list[Cell]:
+    """Cells of earlier turns (laid before this step, no follower on them in this photo) whose
+    tile a shield twin beats in this photo's evidence by :data:`CREST_CONTEST_LEAD` or more, while
+    the photos' summed evidence (each photo's crest held to :data:`CREST_SEEN_MAX`) does not put
+    the tile ahead of that twin: one photo may not rewrite a crest, but a clear sighting the
+    photos before do not outweigh is worth a question (the crest is a point or two at the end)."""
+    out = []
+    for t in record.turns:
+        if t.discarded or t.at is None or t.tile is None or t.at not in game.board.tiles or t.at in covered:
+            continue
+        mine, summed = cev.score(t.at, t.tile, t.rot), total.score(t.at, t.tile, t.rot)
+        if mine is None or summed is None:
+            continue
+        for twin, rot in _shield_twins(t.tile, t.rot, tuple(record.expansions)):
+            other, other_sum = cev.score(t.at, twin, rot), total.score(t.at, twin, rot)
+            if other is not None and other_sum is not None and other - mine >= CREST_CONTEST_LEAD \
+                    and other_sum >= summed:
+                out.append(t.at)
+                break
+    return out
+
+
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                    cev: _CellEvidence, covered: Collection[Cell],
                    blind: Collection[Cell] = (), earlier: Collection[Cell] = (),
@@ -4307,8 +4349,9 @@ def _snap_question(t: Turn, slot: str) -> str:
 
 def _crest_question(t: Turn, tile: TileType) -> str:
     """One answer to a crest question: turn ``t``'s tile is ``tile``, with or without a coat of
-    arms under the follower."""
-    return f"{_crest(tile)} under {t.player}'s follower on the tile at {list(t.at or ())} ({tile.name()})"
+    arms under the follower (on the tile, where the turn put none)."""
+    where = f"under {t.player}'s follower on" if t.meeple else "on"
+    return f"{_crest(tile)} {where} the tile at {list(t.at or ())} ({tile.name()})"
 
 
 def _explain_mismatch(game: Game, photo: Counter[tuple[str, Cell, int]], warnings: list[str]) -> None:

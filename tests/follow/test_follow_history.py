@@ -16,6 +16,7 @@ from scorer.follow import (
     ANSWERED_MARK,
     CLOSING_TILE_MARGIN,
     CREST_BESIDE_BLUE_MIN,
+    CREST_CONTEST_LEAD,
     CREST_SEEN_MAX,
     EVIDENCE_SUM_MARGIN,
     EVIDENCE_TWIN_MARGIN,
@@ -30,6 +31,7 @@ from scorer.follow import (
     _doubted,
     _forget_slots,
     _segment_at,
+    _shield_twins,
     follow_step,
     new_game,
 )
@@ -2985,3 +2987,63 @@ def test_a_follower_read_standing_in_a_field_beside_a_road_is_offered_on_that_ro
         assert any("stands on the road" in a.summary for a in asked.alternatives)
     else:
         assert not asked.ambiguous, ons
+
+
+def _unowned_r_in_blues_city() -> tuple[Game, FollowResult, tuple[int, int], tuple[TileType, int]]:
+    """Red laid an R beside the start tile's city with no follower (photographed), then blue an
+    E joining the R's city with a knight on it (not yet): the game, the step's result after the
+    R, the R's cell and its shield twin Q (with the rotation) that makes blue's city worth a
+    point more at the end."""
+    game = start_game()
+    res = first_step(game)
+    cell, rot, _ = _city_turn("R", game)
+    game.play(Turn("red", tile("R"), cell, rot))
+    res = step(res, photo(game))
+    (twin,) = _shield_twins(tile("R"), rot)
+    e = tile("E")
+    city = next(seg for seg in e.segments if seg.kind is Kind.CITY)
+    x, y = cell
+    for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+        for r in e.rotations():
+            if c in game.board.tiles or game.board.edge_conflicts(c, e, r):
+                continue
+            turn = Turn("blue", e, c, r, meeple=rotate_slot(city.slots[0], r))
+            with_r, with_q = deepcopy(game), Game(players=PLAYERS)
+            try:
+                with_r.play(turn)
+            except IllegalMoveError:
+                continue
+            with_q.start(tile("D"))
+            with_q.play(Turn("red", twin[0], cell, twin[1]))
+            with_q.play(turn)
+            if with_r.final_report().final != with_q.final_report().final:
+                game.play(turn)
+                return game, res, cell, twin
+    raise AssertionError("no E joins the R's city")
+
+
+def test_a_crest_one_photo_sees_clearly_on_an_earlier_tile_is_asked() -> None:
+    """Photo game 2094: red's Q, laid with no follower on the last turn but one, read as an R by
+    its photo; the last photo saw the crest by 3.0. One photo may not rewrite a crest, and the
+    photos' sum (each photo's crest held to CREST_SEEN_MAX) did not outweigh it, so the R stayed
+    and blue's city ended a point short. A clear sighting the photos before do not outweigh is
+    asked, with the tile as it is first."""
+    game, res, cell, (q, qrot) = _unowned_r_in_blues_city()
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, {cell: {("Q", qrot): BASE + 5.0 + CREST_CONTEST_LEAD + 0.5}}))
+    assert res.ambiguous
+    assert any("coat of arms on an earlier tile" in w for w in res.warnings)
+    laid = [next(t for t in a.record.turns if t.at == cell) for a in res.alternatives]
+    assert laid[0].tile is not None and laid[0].tile.id == "R"  # the record as it is first
+    assert any(t.tile is not None and t.tile.id == "Q" and t.rot == qrot for t in laid[1:])
+    assert "a coat of arms on the tile at" in " ".join(a.summary for a in res.alternatives)
+
+
+def test_a_crest_one_photo_barely_sees_on_an_earlier_tile_is_not_asked() -> None:
+    """The same with the last photo's crest ahead by less than CREST_CONTEST_LEAD: a crest
+    misread by a little is noise the photos before outweigh, and nothing is asked."""
+    game, res, cell, (q, qrot) = _unowned_r_in_blues_city()
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, {cell: {("Q", qrot): BASE + 5.0 + CREST_CONTEST_LEAD - 1.0}}))
+    assert not any("coat of arms on an earlier tile" in w for w in res.warnings)
+    assert next(t for t in res.record.turns if t.at == cell).tile.id == "R"  # type: ignore[union-attr]
