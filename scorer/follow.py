@@ -3384,7 +3384,8 @@ def _followers_as_read(before: GameRecord, record: GameRecord, game: Game,
         if was is None or now is None or was[0] is now[0]:
             continue
         read = [m.on for m in meeples if m.at == cell and m.player == t.player and m.on]
-        if len(read) != 1 or _segment_at(tile, rot, read[0]) in (None, now):
+        there = _segment_at(tile, rot, read[0]) if len(read) == 1 else None
+        if there is None or there == now:
             continue
         trial = replace(record, turns=record.turns[:i] + (replace(t, meeple=read[0]),) + record.turns[i + 1:])
         replayed = _replayed(trial)
@@ -3392,7 +3393,7 @@ def _followers_as_read(before: GameRecord, record: GameRecord, game: Game,
             continue
         warnings.append(f"{t.player}'s follower at {list(cell)}, on the {was[0].value} of the {old_tile.name()} "
                         f"taken before, is taken to stand where this photo reads it on the {tile.name()}: on its "
-                        f"{_segment_at(tile, rot, read[0])[0].value} (slot {read[0]})")  # type: ignore[index]
+                        f"{there[0].value} (slot {read[0]})")
         _remember(trial, replayed)
         record, game = trial, _clone(replayed)
     return record, game

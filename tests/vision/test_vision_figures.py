@@ -963,6 +963,42 @@ def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(se
     assert read({"figures": {"faint_sat_drop": 0}})[1] == []
 
 
+def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_read() -> None:
+    """Photo game 1539's last photo: blue's thief on the road end of an L at the layout's edge,
+    rising over a blue cloth. Its colour's mask joins it to the cloth, and the split that takes
+    the cloth off the tiles took the figure with it: the thief was never read, a point short.
+    Painted and lit from above, it is lighter and purer than the weave around it: what stands
+    out from the cloth (``figures.split_stand_out``) is taken whole and kept out of the split,
+    and the thief is read on its road. Without that look it is lost."""
+    from bench.bench_follow import true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    record = random_game(1539, ("red", "blue"), turns=20)
+    states, _, _ = true_states(record)
+    state = states[-1]
+    photo = generate(state, None, 1539 * 1000 + len(state.tiles))
+    last = record.turns[-1]
+    assert last.player == "blue" and last.meeple is not None and last.tile is not None
+
+    def read(config: dict | None) -> list[tuple[str, tuple[int, int], Kind | None]]:
+        """The figures read: player, cell in the truth's frame and the kind of its segment."""
+        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[-2])
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        tiles = {e.at: e for e in d.reading.state.tiles}
+        out = []
+        for m in d.reading.state.meeples:
+            t = tiles[m.at]
+            i = t.tile.segment_index_on_board(m.on, t.rot)
+            out.append((m.player, to_truth.cell(m.at), None if i is None else t.tile.segments[i].kind))
+        return out
+
+    assert ("blue", last.at, Kind.ROAD) in read(None)
+    off = {"figures": {"split_stand_out": {"chroma": 1000.0, "light": 1000.0, "window": 1.0}}}
+    assert not any(p == "blue" and c == last.at for p, c, _ in read(off))
+
+
 def test_a_cell_under_a_figures_foot_that_nearly_passes_for_a_tile_is_read() -> None:
     """Follow photo game 1177 after turn 19 (a green felt): red's thief on the road of the V just
     laid; the V's field is as green as the felt, so its cell scored just under the occupancy bar
