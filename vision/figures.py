@@ -405,9 +405,9 @@ def _cloth_part(b: Blob, colours: np.ndarray, closed: np.ndarray, grid: Grid, cl
 
 def _stands_out(lab: np.ndarray, cloth: np.ndarray, side: float, k: int, rule: dict[str, float]) -> np.ndarray:
     """Solid patches of a tablecloth-coloured mask (``cloth``: the cloth's pixels, off the tiles)
-    that stand out from the cloth around them (its mean Lab over ``rule["window"]`` tile sides):
-    at least ``rule["chroma"]`` more colourful or ``rule["light"]`` lighter, opened with the
-    ``k`` kernel. A figure of the cloth's colour is painted and lit from above, brighter and purer
+    that stand out from the cloth around them (its mean Lab over ``rule["window"]`` tile sides,
+    where the cloth fills more than ``rule["min_share"]`` of that window): at least
+    ``rule["chroma"]`` more colourful or ``rule["light"]`` lighter, opened with the ``k`` kernel. A figure of the cloth's colour is painted and lit from above, brighter and purer
     than the weave; its shadow and the cloth's folds are greyer and darker, and a lamp's light
     on the cloth changes slowly across it (photo game 1539: the last turn's blue thief at the
     layout's edge over a blue cloth, chroma 40 and lightness 70-80 against the cloth's 29 and 55,
@@ -417,10 +417,10 @@ def _stands_out(lab: np.ndarray, cloth: np.ndarray, side: float, k: int, rule: d
     a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
     chroma = np.sqrt(a * a + b * b)
     out = np.zeros(cloth.shape, bool)
-    near = weight > 0.2
+    enough = weight > float(rule["min_share"])
     for value, rise in ((lab[..., 0], float(rule["light"])), (chroma, float(rule["chroma"]))):
         mean = cv2.boxFilter((value * cloth).astype(np.float32), -1, (win, win), normalize=True) / np.maximum(weight, 1e-3)
-        out |= near & (value >= mean + rise)
+        out |= enough & (value >= mean + rise)
     out &= cloth
     return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8)) > 0
 

@@ -995,7 +995,7 @@ def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_rea
         return out
 
     assert ("blue", last.at, Kind.ROAD) in read(None)
-    off = {"figures": {"split_stand_out": {"chroma": 1000.0, "light": 1000.0, "window": 1.0}}}
+    off = {"figures": {"split_stand_out": {"chroma": 1000.0, "light": 1000.0}}}
     assert not any(p == "blue" and c == last.at for p, c, _ in read(off))
 
 

@@ -1015,7 +1015,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     # (the full search: the quick first grid, read.quick_accept, reads the true grid outright)
     neither = BoardReader({"read": {"box_over_weight": 0.0, "quick_accept": 0.0}, "colours": {"register_seeds": False},
                            "figures": {"split_keep_cell_tile": 2.0,
-                                       "split_stand_out": {"chroma": 1000.0, "light": 1000.0, "window": 1.0}}})
+                                       "split_stand_out": {"chroma": 1000.0, "light": 1000.0}}})
     assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60
 
 
