@@ -2523,7 +2523,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # step asks (photo game 2094: red's Q, laid on the last turn but one with no follower on
         # it, read as R by its photo; the last photo saw the crest by 3.0, which one photo alone
         # may not rewrite, and blue's city ended a point short)
-        contested = set(_contested_crests(record, game, cev, total_now, covered)) - _cells_told_apart(alternatives)
+        contested = set(_contested_crests(record, cev, total_now, covered)) - _cells_told_apart(alternatives)
         if contested:
             alternatives, alt_games = _crossed(
                 record, chosen_turns, end_game, alternatives, alt_games,
@@ -3334,7 +3334,7 @@ def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> t
         if start is not None and start.at == cell:
             start = replace(start, tile=tile, rot=rot)
             continue
-        i = next((i for i, t in enumerate(turns) if t.at == cell and not t.discarded), None)
+        i = _turn_on(turns, cell)
         if i is None:
             return None
         old = turns[i]
@@ -3374,11 +3374,10 @@ def _followers_as_read(before: GameRecord, record: GameRecord, game: Game,
     the V the last photo read, a point short, while that photo read it on the road). The photos
     after, if any, revise it as any other (:func:`_revise_followers`)."""
     for cell, (old_tile, old_rot, tile, rot) in sorted(rewritten.items()):
-        i = next((i for i, t in enumerate(record.turns) if t.at == cell and not t.discarded), None)
-        if i is None or not record.turns[i].meeple:
+        i, j = _turn_on(record.turns, cell), _turn_on(before.turns, cell)
+        if i is None or j is None or not record.turns[i].meeple:
             continue
-        t = record.turns[i]
-        old_slot = next((u.meeple for u in before.turns if u.at == cell and not u.discarded), None)
+        t, old_slot = record.turns[i], before.turns[j].meeple
         was = _segment_at(old_tile, old_rot, old_slot) if old_slot else None
         now = _segment_at(tile, rot, t.meeple)
         if was is None or now is None or was[0] is now[0]:
@@ -3397,6 +3396,11 @@ def _followers_as_read(before: GameRecord, record: GameRecord, game: Game,
         _remember(trial, replayed)
         record, game = trial, _clone(replayed)
     return record, game
+
+
+def _turn_on(turns: Sequence[Turn], cell: Cell) -> int | None:
+    """The index of the turn that laid the tile on ``cell`` (not a discarded one), or None."""
+    return next((i for i, t in enumerate(turns) if t.at == cell and not t.discarded), None)
 
 
 def _replayed(record: GameRecord) -> Game | None:
@@ -3617,7 +3621,7 @@ def _blue_followers_moved(before: GameRecord, after: GameRecord) -> set[Cell]:
             and b.player in CREST_COLOURED_PLAYERS}
 
 
-def _contested_crests(record: GameRecord, game: Game, cev: _CellEvidence, total: _SummedEvidence,
+def _contested_crests(record: GameRecord, cev: _CellEvidence, total: _SummedEvidence,
                       covered: Collection[Cell]) -> list[Cell]:
     """Cells of earlier turns (laid before this step, no follower on them in this photo) whose
     tile a shield twin beats in this photo's evidence by :data:`CREST_CONTEST_LEAD` or more, while
@@ -3626,7 +3630,7 @@ def _contested_crests(record: GameRecord, game: Game, cev: _CellEvidence, total:
     photos before do not outweigh is worth a question (the crest is a point or two at the end)."""
     out = []
     for t in record.turns:
-        if t.discarded or t.at is None or t.tile is None or t.at not in game.board.tiles or t.at in covered:
+        if t.discarded or t.at is None or t.tile is None or t.at in covered:
             continue
         mine, summed = cev.score(t.at, t.tile, t.rot), total.score(t.at, t.tile, t.rot)
         if mine is None or summed is None:

@@ -407,11 +407,12 @@ def _stands_out(lab: np.ndarray, cloth: np.ndarray, side: float, k: int, rule: d
     """Solid patches of a tablecloth-coloured mask (``cloth``: the cloth's pixels, off the tiles)
     that stand out from the cloth around them (its mean Lab over ``rule["window"]`` tile sides,
     where the cloth fills more than ``rule["min_share"]`` of that window): at least
-    ``rule["chroma"]`` more colourful or ``rule["light"]`` lighter, opened with the ``k`` kernel. A figure of the cloth's colour is painted and lit from above, brighter and purer
-    than the weave; its shadow and the cloth's folds are greyer and darker, and a lamp's light
-    on the cloth changes slowly across it (photo game 1539: the last turn's blue thief at the
-    layout's edge over a blue cloth, chroma 40 and lightness 70-80 against the cloth's 29 and 55,
-    its shadow 18 and 30-38)."""
+    ``rule["chroma"]`` more colourful or ``rule["light"]`` lighter, opened with the ``k`` kernel.
+    A figure of the cloth's colour is painted and lit from above, brighter and purer than the
+    weave; its shadow and the cloth's folds are greyer and darker, and a lamp's light on the
+    cloth changes slowly across it (photo game 1539: the last turn's blue thief at the layout's
+    edge over a blue cloth, chroma 40 and lightness 70-80 against the cloth's 29 and 55, its
+    shadow 18 and 30-38)."""
     win = max(3, int(float(rule["window"]) * side) | 1)
     weight = cv2.boxFilter(cloth.astype(np.float32), -1, (win, win), normalize=True)
     a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
