@@ -668,7 +668,22 @@ class BoardReader:
             # ("new_cells": only cells the board did not have are judged; false: none is)
             keep = set(_align_prior(prior, set(unary))) if prior is not None and with_prior == "new_cells" else None
             many = keep is not None and len(set(unary) - keep) > int(ccfg.get("edge_prior_max_new", 4))
-            for c in (set() if many else edgeless_cells(work, grid, set(unary), ccfg, keep)):
+            refit = int(ccfg.get("edge_prior_refit_rank", 0))
+            drop = set() if many and not refit else edgeless_cells(work, grid, set(unary), ccfg, keep)
+            if many and drop and prior is not None and prior_fit(
+                    {c: u for c, u in unary.items() if c not in drop}, templates, prior,
+                    {**self.cfg["decode"], "prior_fit_rank": refit, "prior_fit_turn": 0.0}) < \
+                    sum(1 for t in prior.tiles if t.tile.known):
+                # more new cells than a gap lays: cleaned only when the cells left are few new
+                # ones beside every tile of the previous board, each read as its likeliest
+                # template (edge_prior_refit_rank 1). A right grid can read a strip of table
+                # beyond the board as tiles (photo game 2079 on a green felt: 6 new cells, 5 of
+                # them table), and left unclean it lost to a grid shifted along the board that
+                # read a phantom tile; a wrong grid cleaned to a few cells does not read the
+                # previous tiles where they lie (bench_tiny 1494's second photo on orange wood: 3
+                # cells, the previous I read as R), and is left as it is for the follower to reject
+                drop = set()
+            for c in drop:
                 del unary[c], best_ll[c]
         rcfg = self.cfg["read"]
         for c in detached_cells(set(unary), int(rcfg.get("detached_max_cells", 0)), int(rcfg.get("detached_reach", 2))):

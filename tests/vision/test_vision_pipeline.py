@@ -309,7 +309,8 @@ def test_following_only_new_cells_face_the_edge_test(monkeypatch: pytest.MonkeyP
     board's tiles are kept (only new cells are judged: table read as tiles at a game's last photo
     could never be taken out again), and a reading with more new cells than
     ``edge_prior_max_new`` is left as it is (a half-pitch grid on a small board, cleaned of its
-    table cells, passed the follower's wrong-grid check as a few new tiles)."""
+    table cells, passed the follower's wrong-grid check as a few new tiles) unless what the test
+    leaves fits the previous board with a gap's worth of new cells (the next test)."""
     import vision.reader as reader_module
     from scorer import parse_state
     from scorer.formats import load_document
@@ -333,12 +334,45 @@ def test_following_only_new_cells_face_the_edge_test(monkeypatch: pytest.MonkeyP
     assert max(len(keep) for keep in calls if keep is not None) >= len(prior.tiles) - 2
     assert len(detail.reading.state.tiles) >= len(alone.state.tiles)
     calls.clear()
-    # a previous board of one tile: the photo shows far more new cells than a gap can hold
+    # a previous board of one tile: the photo shows far more new cells than a gap can hold; the
+    # edge test judges them, but what it would leave is still no gap's worth of new tiles, so the
+    # reading is the one without the test (edge_prior_refit_rank 0: not even judged)
     one = replace(prior, tiles=prior.tiles[:1], meeples=())
-    reader.read_detail(photo, prior=one)
+    judged = reader.read_detail(photo, prior=one).reading.state
+    assert calls
+    calls.clear()
+    unjudged = BoardReader({"classify": {"edge_prior_refit_rank": 0}}).read_detail(photo, prior=one).reading.state
     assert not calls
+    assert {(e.at, e.tile.id, e.rot) for e in judged.tiles} == {(e.at, e.tile.id, e.rot) for e in unjudged.tiles}
     BoardReader({"classify": {"edge_with_prior": False}}).read_detail(photo, prior=prior)
     assert not calls
+
+
+def test_a_strip_of_table_beyond_a_small_board_is_cleaned_when_the_rest_fits_the_previous_board() -> None:
+    """Follow photo game 2079, the photo after turn 3 taken again (five tiles in a line and a
+    bend on a green felt): the right grid read five cells of felt beyond the board as tiles, six
+    new cells, more than ``edge_prior_max_new``, so the edge test left them; that reading lost
+    to a grid shifted along the board, which read a J as V and a phantom E beyond it, and the
+    follower laid two turns crossed. More new cells than a gap lays are cleaned when the cells
+    left are few new ones beside every previous tile, each read as its likeliest template
+    (``edge_prior_refit_rank``): the five tiles are read as laid. Without it, the phantom."""
+    from bench.bench_follow import RETAKE_SEED, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.synth import generate
+    states, _, _ = true_states(random_game(2079, ("red", "blue"), turns=20))
+    state, prior = states[4], states[3]
+    photo = generate(state, None, 2079 * 1000 + len(state.tiles) + RETAKE_SEED)  # the bench's retake
+    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+
+    def read(config: dict | None) -> tuple[int, int]:
+        """Tiles read, and of them those where the truth has them."""
+        got = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=prior).reading.state
+        return len(got.tiles), align(truth, got)[1]
+
+    assert read(None) == (len(truth), len(truth))
+    n, same = read({"classify": {"edge_prior_refit_rank": 0}})
+    assert n > len(truth) and same < len(truth)
 
 
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
