@@ -2510,7 +2510,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # last: a blue follower's crest, asked with whatever else the step asks (crossed), never
         # in its place (photo game 489); before, it was dropped when another question came first,
         # and an overdue one never came back (photo game 837). Not of a tile asked about already.
-        told = _cells_told_apart(alternatives)
+        # (a question that offered other tiles there but not the twin has not: photo game 2214,
+        # blue's knight on an N taken as M, asked whether it was M, E or I, never N)
+        told = _cells_told_apart(alternatives, crests=True)
         blue_cells, joined = set(crest_blue) - told, set(blue_joined) - told
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
@@ -4102,15 +4104,21 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     return _split(crossed)
 
 
-def _cells_told_apart(alternatives: Sequence[Alternative]) -> set[Cell]:
+def _cells_told_apart(alternatives: Sequence[Alternative], crests: bool = False) -> set[Cell]:
     """The cells whose tile (type or rotation) differs between some of ``alternatives``: a
-    question already asks what lies there."""
-    laid: dict[Cell, set[tuple[str | None, int]]] = {}
+    question already asks what lies there. With ``crests``, only those where it differs by a
+    coat of arms (a tile and its shield twin): a question that offers other tiles there (a
+    rival under the follower, :func:`_hidden_rivals`, which leaves the twins to the crest
+    question) has not asked of the crest."""
+    laid: dict[Cell, set[tuple[TileType, int]]] = {}
     for alt in alternatives:
         for t in alt.record.turns:
             if t.at is not None and t.tile is not None:
-                laid.setdefault(t.at, set()).add((t.tile.id, t.rot))
-    return {c for c, ways in laid.items() if len(ways) > 1}
+                laid.setdefault(t.at, set()).add((t.tile, t.rot))
+    if not crests:
+        return {c for c, ways in laid.items() if len({(tile.id, rot) for tile, rot in ways}) > 1}
+    return {c for c, ways in laid.items()
+            if any(_twins(a, ra, b, rb) for a, ra in ways for b, rb in ways if a.id != b.id)}
 
 
 def _follower_answer(t: Turn, kind: Kind) -> str:

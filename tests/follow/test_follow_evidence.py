@@ -381,6 +381,27 @@ def test_a_crest_under_a_blue_knight_is_asked_whatever_the_photo_says() -> None:
     assert any("blue follower" in w for w in res.warnings)
 
 
+def test_a_crest_under_a_blue_knight_is_asked_with_a_rival_tile_under_it() -> None:
+    """Photo game 2214: blue's knight on an N, laid as its twin M, while an E read nearly as well
+    under the figure. The rivals question offered M, E (and I), leaving the twins to the crest
+    question, which skipped the cell as one a question already asked of: N was never offered
+    and blue ended a point over. A question that offers other tiles there has not asked of the
+    crest: the twin is offered with the rivals."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    truth = photo(game)
+    after_red = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, {}))
+    game.play(Turn("blue", tile("N"), (0, -1), 180, meeple="Se"))
+    truth = photo(game)
+    rival = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 2.0, ("E", 180): BASE + 5.0 - 0.3}}
+    res = follow_step(after_red.record, after_red.corrected_state, truth, evidence=evidence_for(truth, rival))
+    offered = {a.record.turns[-1].tile.id for a in res.alternatives}
+    assert {"E", "N", "M"} <= offered  # the rival and both twins
+    got = {a.record.turns[-1].tile.id: a.final["blue"] for a in res.alternatives}
+    assert got["N"] == 2 and got["M"] == 3
+
+
 def thief_on_a_w() -> tuple[FollowResult, State]:
     """Red laid a W (three roads meeting at a village) east of the start tile, its thief on the
     east road, away from the start tile's: the first photo's follow result and the true photo."""
