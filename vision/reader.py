@@ -263,10 +263,8 @@ class BoardReader:
         cover = _coverage_of(tilecol, 1.0)
         if cover is None or cover(a) < float(rcfg["quick_coverage"]):
             return None
-        if prior is not None:
-            known = sum(1 for t in prior.tiles if t.tile.known)
-            if prior_fit(a[3], templates, prior, self.cfg["decode"]) < known:
-                return None
+        if prior is not None and not fits_every_prior_tile(a[3], templates, prior, self.cfg["decode"]):
+            return None
         return a
 
     def _searched_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
@@ -670,10 +668,9 @@ class BoardReader:
             many = keep is not None and len(set(unary) - keep) > int(ccfg.get("edge_prior_max_new", 4))
             refit = int(ccfg.get("edge_prior_refit_rank", 0))
             drop = set() if many and not refit else edgeless_cells(work, grid, set(unary), ccfg, keep)
-            if many and drop and prior is not None and prior_fit(
+            if many and drop and prior is not None and not fits_every_prior_tile(
                     {c: u for c, u in unary.items() if c not in drop}, templates, prior,
-                    {**self.cfg["decode"], "prior_fit_rank": refit, "prior_fit_turn": 0.0}) < \
-                    sum(1 for t in prior.tiles if t.tile.known):
+                    {**self.cfg["decode"], "prior_fit_rank": refit, "prior_fit_turn": 0.0}):
                 # more new cells than a gap lays: cleaned only when the cells left are few new
                 # ones beside every tile of the previous board, each read as its likeliest
                 # template (edge_prior_refit_rank 1). A right grid can read a strip of table
@@ -1193,6 +1190,15 @@ def _coverage_of(tilecol: np.ndarray, power: float) -> Callable[[tuple[Any, ...]
             memo[key] = (float((mask.astype(bool) & small).sum()) / total) ** power
         return memo[key]
     return weight
+
+
+def fits_every_prior_tile(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], prior: State,
+                          cfg: dict[str, Any]) -> bool:
+    """Whether a grid's cells fit the previous board of a followed game as a whole: a
+    :func:`prior_fit` (with ``cfg``'s rank, turn bonus and extra cells) of at least the number of
+    its known tiles, as when every one of them lies on a cell that reads it and no more cells
+    than a gap lays are new."""
+    return prior_fit(unary, templates, prior, cfg) >= sum(1 for t in prior.tiles if t.tile.known)
 
 
 def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State | None,
