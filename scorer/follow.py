@@ -2419,6 +2419,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
         "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
         "and went home)"
+    # followers the photo shows on a new tile, by cell: one its turn was laid without could stand
+    # nowhere it was read on the tile taken (see _hidden_rivals)
+    unlaid = {c: (m.player, m.on) for c, m in visible.items()}
+
     def crests_ask() -> list[tuple[Alternative, Game]]:
         return _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined) \
             if cev is not None else []
@@ -2426,7 +2430,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (past_ask, past_why),
         (crests_ask, "a follower on a new tile may hide a coat of arms: the players are asked"),
-        (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered) if cev is not None else [],
+        (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered, unlaid=unlaid) if cev is not None
+         else [],
          rivals_why),
         (snapped_ask, snapped_why),
         (late_ask, late_why),
@@ -2482,7 +2487,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 return []
             once.append(True)
             return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered,
-                                  gap=RIVAL_CROSS_GAP)
+                                  gap=RIVAL_CROSS_GAP, unlaid=unlaid)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why,
             instead=asked_by is crests_ask)
@@ -3719,8 +3724,8 @@ def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tup
 
 
 def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                   cev: _CellEvidence, covered: Collection[Cell],
-                   gap: float = RIVAL_ASK_GAP) -> list[tuple[Alternative, Game]]:
+                   cev: _CellEvidence, covered: Collection[Cell], gap: float = RIVAL_ASK_GAP,
+                   unlaid: Mapping[Cell, tuple[str, str]] | None = None) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles that a follower standing on them may hide.
 
     A figure stands on the part of its tile that tells it from its likeliest rivals more often
@@ -3736,8 +3741,13 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     in its own tile's field, which the rivals' fields, ending alike, do not tell (photo game 1543:
     red's farmer in a B's field read as its monk; the question offered A on its field, not B):
     the tile as read with the follower on each of its fields follows, where the followers it
-    leaves standing are new (:func:`_standing_key`). Returns ``record`` as it is first, then
-    each rival's, with their games, or []."""
+    leaves standing are new (:func:`_standing_key`). A turn laid without a follower where the
+    photo shows one of its player's on its tile (``unlaid``: cell to the figure's player and read
+    slot), a follower that could stand nowhere it was read on the tile taken, has its rivals
+    offered with that follower on each of their features (fresh photo game 2228: blue's monk on
+    an A, read as a U by 0.55 with the figure's foot on the road's stub, which blue's thief
+    already held: laid as a bare U, the monk never asked and blue four points short). Returns
+    ``record`` as it is first, then each rival's, with their games, or []."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
@@ -3748,7 +3758,9 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
         for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
-            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out)
+            seen = (unlaid or {}).get(t.at)
+            read = seen[1] if t.meeple is None and seen is not None and seen[0] == t.player else None
+            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out, read)
     own_finals = {_standing_key(end_game)}
     for t in asked:  # (each asked turn has a tile and a follower: it was covered)
         under = t.tile.segment_index_on_board(t.meeple, t.rot) if t.tile and t.meeple else None
@@ -3803,13 +3815,15 @@ def _stub_under_follower(t: Turn, rival: TileType, rot: int) -> bool:
 
 
 def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: tuple[Turn, ...], before: Game,
-                 finals: set[tuple[Any, ...]], asked: list[Turn], out: list[tuple[Alternative, Game]]) -> None:
+                 finals: set[tuple[Any, ...]], asked: list[Turn], out: list[tuple[Alternative, Game]],
+                 read: str | None = None) -> None:
     """Adds to ``out`` ``record`` with turn ``i``'s tile taken as ``rival`` at ``rot``, its
     follower on each feature of it (:func:`_follower_slots`' order), where the game replays so and
     the end totals are not among ``finals`` (:func:`_changed_alternative`); the turn joins
-    ``asked`` when one is added."""
+    ``asked`` when one is added. A turn without a follower is offered so with ``read``, the slot
+    the photo read a follower of its player's on (see :func:`_hidden_rivals`)."""
     t = record.turns[i]
-    for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple) or [None]:
+    for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple or read) or [None]:
         said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
         got = _changed_alternative(record, i, turns, before, said, finals, tile=rival, rot=rot, meeple=slot)
         if got is None:
@@ -3866,8 +3880,10 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
 
 def _rival_answer(t: Turn, tile: TileType) -> str:
     """One answer to a question about a new tile under a follower: turn ``t``'s tile is ``tile``
-    (with the follower where the turn has it)."""
-    x = tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
+    (with the follower where the turn has it; a turn without one says so)."""
+    if t.meeple is None:
+        return f"the tile at {list(t.at or ())} is {tile.name()}, with no follower of {t.player}'s on it"
+    x = tile.segment_index_on_board(t.meeple, t.rot)
     where = f" on its {tile.segments[x].kind.value}" if x is not None else ""
     return f"the tile under {t.player}'s follower at {list(t.at or ())} is {tile.name()}{where}"
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import numpy as np
 
 from scorer import Game, State, TileEntry, Turn
-from scorer.board import Board
-from scorer.catalog import load_catalog
+from scorer.board import Board, PlacedTile
+from scorer.catalog import Kind, load_catalog
 from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
 from scorer.formats import Reading
 
@@ -458,6 +458,38 @@ def test_a_monk_asked_about_may_be_a_farmer_in_its_own_tiles_field() -> None:
     close_w = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
     res = follow_step(first_w.record, first_w.corrected_state, truth_w, evidence=evidence_for(truth_w, close_w))
     assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
+
+
+def test_a_follower_that_could_stand_nowhere_on_the_tile_taken_brings_its_rivals() -> None:
+    """Fresh photo game 2228: blue's monk on an A whose road's stub joins blue's own thief's
+    road. The photo read the A as a U by 0.55, the monk on the road beside it, and missed the
+    thief beside the monk. The U was laid bare (the follower taken for the thief a cell off), no
+    question came, and blue ended four points short. A follower of the turn's player seen on its
+    new tile where the turn was laid without one brings the rivals the follower may hide, with
+    it on each of their features."""
+    game = start_game()
+    res = follow_step(None, None, photo(game))
+    for player, x, meeple in (("red", 1, "E"), ("blue", -1, None)):
+        game.play(Turn(player, tile("U"), (x, 0), 0, meeple=meeple))
+        truth = photo(game)
+        res = follow_step(res.record, res.corrected_state, truth, evidence=evidence_for(truth, {}))
+    a_rot = next(r for c, r, *_ in sorted(game.board.legal_placements(tile("A")))
+                 if c == (2, 0) and PlacedTile(tile("A"), r).kind_at("W") is Kind.ROAD)
+    game.play(Turn("red", tile("A"), (2, 0), a_rot, meeple="C"))
+    truth = photo(game)
+    # read as a U, the monk's foot on the road, the thief at [1, 0] beside it not seen
+    read = replace(truth, tiles=tuple(replace(e, tile=tile("U"), rot=0) if e.at == (2, 0) else e
+                                      for e in truth.tiles),
+                   meeples=tuple(replace(m, on="W") for m in truth.meeples if m.at != (1, 0)))
+    close = {(2, 0): {("U", 0): BASE + 5.0, ("A", a_rot): BASE + 5.0 - 0.55}}
+    res = follow_step(res.record, res.corrected_state, read, evidence=evidence_for(read, close))
+    assert res.ambiguous
+    assert [a.summary for a in res.alternatives] == [
+        "the tile at [2, 0] is U, with no follower of red's on it",  # as laid first
+        "the tile under red's follower at [2, 0] is A on its monastery"]
+    monk = res.alternatives[1].record.turns[-1]
+    assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
+    assert res.alternatives[1].final == game.final_report().final  # the true answer scores as the table
 
 
 def test_no_rival_question_when_the_photo_tells_or_no_follower_covers_the_tile() -> None:
