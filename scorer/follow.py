@@ -2419,9 +2419,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
         "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
         "and went home)"
-    # followers the photo shows on a new tile, by cell: one its turn was laid without could stand
-    # nowhere it was read on the tile taken (see _hidden_rivals)
-    unlaid = {c: (m.player, m.on) for c, m in visible.items()}
+    # the photo's followers on new tiles, by cell, where it read them (see _hidden_rivals)
+    read_on = {c: (m.player, m.on) for c, m in visible.items()}
 
     def crests_ask() -> list[tuple[Alternative, Game]]:
         return _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined) \
@@ -2430,7 +2429,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (past_ask, past_why),
         (crests_ask, "a follower on a new tile may hide a coat of arms: the players are asked"),
-        (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered, unlaid=unlaid) if cev is not None
+        (lambda: _hidden_rivals(full, end_game, game, chosen_turns, cev, covered, read_on=read_on) if cev is not None
          else [],
          rivals_why),
         (snapped_ask, snapped_why),
@@ -2487,7 +2486,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 return []
             once.append(True)
             return _hidden_rivals(replace(prior, turns=prior.turns + these), then, game, these, cev, covered,
-                                  gap=RIVAL_CROSS_GAP, unlaid=unlaid)
+                                  gap=RIVAL_CROSS_GAP, read_on=read_on)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why,
             instead=asked_by is crests_ask)
@@ -3725,7 +3724,7 @@ def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tup
 
 def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                    cev: _CellEvidence, covered: Collection[Cell], gap: float = RIVAL_ASK_GAP,
-                   unlaid: Mapping[Cell, tuple[str, str]] | None = None) -> list[tuple[Alternative, Game]]:
+                   read_on: Mapping[Cell, tuple[str, str]] | None = None) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles that a follower standing on them may hide.
 
     A figure stands on the part of its tile that tells it from its likeliest rivals more often
@@ -3741,13 +3740,18 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     in its own tile's field, which the rivals' fields, ending alike, do not tell (photo game 1543:
     red's farmer in a B's field read as its monk; the question offered A on its field, not B):
     the tile as read with the follower on each of its fields follows, where the followers it
-    leaves standing are new (:func:`_standing_key`). A turn laid without a follower where the
-    photo shows one of its player's on its tile (``unlaid``: cell to the figure's player and read
-    slot), a follower that could stand nowhere it was read on the tile taken, has its rivals
-    offered with that follower on each of their features (fresh photo game 2228: blue's monk on
-    an A, read as a U by 0.55 with the figure's foot on the road's stub, which blue's thief
-    already held: laid as a bare U, the monk never asked and blue four points short). Returns
-    ``record`` as it is first, then each rival's, with their games, or []."""
+    leaves standing are new (:func:`_standing_key`). ``read_on``: the photo's followers on new
+    tiles, cell to the figure's player and the slot it was read on. A turn laid without a follower
+    where the photo shows one of its player's on its tile, a follower that could stand nowhere it
+    was read on the tile taken, has its rivals offered with that follower on each of their
+    features (fresh photo game 2228: blue's monk on an A, read as a U by 0.55 with the figure's
+    foot on the road's stub, which blue's thief already held: laid as a bare U, the monk never
+    asked and blue four points short). Once the players are asked, each rival with the follower
+    where the photo read it comes too, where the followers it leaves standing are new, though it
+    ends as an answer offered (fresh photo game 2262: blue's thief on an L's road read on a D,
+    moved to the D's city; L on that road ended as D on its city, so only L on its other road and
+    field were offered, and the D was kept). Returns ``record`` as it is first, then each rival's,
+    with their games, or []."""
     base_i = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
@@ -3758,11 +3762,28 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
         for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
-            seen = (unlaid or {}).get(t.at)
-            read = seen[1] if t.meeple is None and seen is not None and seen[0] == t.player else None
-            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out, read)
+            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out,
+                         None if t.meeple is not None else _read_slot(t, read_on))
+    if out:
+        # the players are asked: each rival with the follower where the photo read it, though it
+        # ends as an answer offered, where the followers it leaves standing are new
+        standing = {_standing_key(end_game)} | {_standing_key(g) for _, g in out}
+        for k, t in enumerate(turns):
+            read = _read_slot(t, read_on)
+            if t.at not in covered or t.tile is None or t.discarded or read is None:
+                continue
+            for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
+                if rival.segment_index_on_board(read, rot) is None:
+                    continue
+                said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=read), rival)
+                got = _changed_alternative(record, base_i + k, turns, before, said, standing, standing=True,
+                                           tile=rival, rot=rot, meeple=read)
+                if got is not None:
+                    if t not in asked:
+                        asked.append(t)
+                    out.append(got)
     own_finals = {_standing_key(end_game)}
-    for t in asked:  # (each asked turn has a tile and a follower: it was covered)
+    for t in asked:  # (a monk's own tile's fields: a turn asked without a follower has none)
         under = t.tile.segment_index_on_board(t.meeple, t.rot) if t.tile and t.meeple else None
         if t.tile is None or under is None or t.tile.segments[under].kind is not Kind.MONASTERY:
             continue
@@ -3812,6 +3833,13 @@ def _stub_under_follower(t: Turn, rival: TileType, rot: int) -> bool:
     theirs = PlacedTile(rival, rot)
     differ = _edges_that_differ(PlacedTile(t.tile, t.rot), theirs)
     return differ == [SLOT_EDGE[t.meeple]] and theirs.kind_at(differ[0]) is Kind.ROAD
+
+
+def _read_slot(t: Turn, read_on: Mapping[Cell, tuple[str, str]] | None) -> str | None:
+    """The slot the photo read a follower of turn ``t``'s player on, on ``t``'s tile (``read_on``:
+    the photo's followers on new tiles, cell to player and slot), or None."""
+    seen = (read_on or {}).get(t.at) if t.at is not None else None
+    return seen[1] if seen is not None and seen[0] == t.player else None
 
 
 def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: tuple[Turn, ...], before: Game,
@@ -3880,11 +3908,16 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
 
 def _rival_answer(t: Turn, tile: TileType) -> str:
     """One answer to a question about a new tile under a follower: turn ``t``'s tile is ``tile``
-    (with the follower where the turn has it; a turn without one says so)."""
+    (with the follower where the turn has it, and its slot where the tile has several features of
+    that kind: an L's three roads; a turn without one says so)."""
     if t.meeple is None:
         return f"the tile at {list(t.at or ())} is {tile.name()}, with no follower of {t.player}'s on it"
     x = tile.segment_index_on_board(t.meeple, t.rot)
-    where = f" on its {tile.segments[x].kind.value}" if x is not None else ""
+    where = ""
+    if x is not None:
+        kind = tile.segments[x].kind
+        several = sum(1 for seg in tile.segments if seg.kind is kind) > 1
+        where = f" on its {kind.value}" + (f" ({t.meeple})" if several else "")
     return f"the tile under {t.player}'s follower at {list(t.at or ())} is {tile.name()}{where}"
 
 

@@ -421,10 +421,10 @@ def test_a_tile_a_follower_may_hide_is_asked_when_its_rival_scores_otherwise() -
     res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
     assert res.ambiguous
     assert [(a.summary, a.final["red"]) for a in res.alternatives] == [
-        ("the tile under red's follower at [1, 0] is W on its road", 1),  # the likelier tile first
-        ("the tile under red's follower at [1, 0] is U on its road", 2),
+        ("the tile under red's follower at [1, 0] is W on its road (E)", 1),  # the likelier tile first
+        ("the tile under red's follower at [1, 0] is U on its road", 2),  # (a U has one road)
         # the feature read under the figure was the W's: on the U it may stand elsewhere
-        ("the tile under red's follower at [1, 0] is U on its field", 0)]
+        ("the tile under red's follower at [1, 0] is U on its field (En)", 0)]
     assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
 
 
@@ -490,6 +490,31 @@ def test_a_follower_that_could_stand_nowhere_on_the_tile_taken_brings_its_rivals
     monk = res.alternatives[1].record.turns[-1]
     assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
     assert res.alternatives[1].final == game.final_report().final  # the true answer scores as the table
+
+
+def test_a_rival_with_the_follower_where_it_was_read_is_offered_though_it_ends_alike() -> None:
+    """Fresh photo game 2262: blue's thief on an L's road, read on a D and moved to the D's city.
+    L with the thief on that road ended as D on its city did, so the question offered L only on
+    its other road and field, the players answered D (the totals they knew), and a later knight
+    of red's found the city taken. Once the players are asked about a tile, each rival comes with
+    the follower where the photo read it, where it leaves other followers standing, though it
+    ends alike. Here red's thief on an A's road stub, read as a D's road: A on that road ends as
+    D on its road (two points)."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("A"), (1, 0), 90, meeple="W"))
+    truth = photo(game)
+    read = replace(truth, tiles=tuple(replace(e, tile=tile("D"), rot=0) if e.at == (1, 0) else e
+                                      for e in truth.tiles))
+    close = {(1, 0): {("D", 0): BASE + 5.0, ("A", 90): BASE + 5.0 - 0.5}}
+    res = follow_step(first.record, first.corrected_state, read, evidence=evidence_for(read, close))
+    said = [a.summary for a in res.alternatives]
+    assert said[0] == "the tile under red's follower at [1, 0] is D on its road"  # as laid
+    assert "the tile under red's follower at [1, 0] is A on its field" in said  # ends otherwise
+    a_road = next(a for a in res.alternatives if a.summary.endswith("A on its road"))
+    assert a_road.final == res.alternatives[0].final == game.final_report().final  # alike
+    laid = a_road.record.turns[-1]
+    assert (laid.tile.id, laid.rot, laid.meeple) == ("A", 90, "W")
 
 
 def test_no_rival_question_when_the_photo_tells_or_no_follower_covers_the_tile() -> None:
