@@ -3756,27 +3756,25 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
     finals = {_final_key(end_game)}
-    for k, t in enumerate(turns):
-        if t.at not in covered or t.tile is None or t.at is None or t.discarded:
-            continue
-        for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
+    rivals = [(base_i + k, t, list(_close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP)))
+              for k, t in enumerate(turns)
+              if t.at in covered and t.tile is not None and t.at is not None and not t.discarded]
+    for i, t, close in rivals:
+        for rival, rot in close:
             # the follower on each feature of the rival: the feature read under it was the
             # tile read's (a monk in an A's middle read on a U's road through it, game 292)
-            _offer_rival(record, base_i + k, rival, rot, turns, before, finals, asked, out,
-                         None if t.meeple is not None else _read_slot(t, read_on))
+            _offer_rival(record, i, rival, rot, turns, before, finals, asked, out, _read_slot(t, read_on))
     if out:
         # the players are asked: each rival with the follower where the photo read it, though it
         # ends as an answer offered, where the followers it leaves standing are new
         standing = {_standing_key(end_game)} | {_standing_key(g) for _, g in out}
-        for k, t in enumerate(turns):
+        for i, t, close in rivals:
             read = _read_slot(t, read_on)
-            if t.at not in covered or t.tile is None or t.discarded or read is None:
-                continue
-            for rival, rot in _close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP):
+            for rival, rot in close if read is not None else ():
                 if rival.segment_index_on_board(read, rot) is None:
                     continue
                 said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=read), rival)
-                got = _changed_alternative(record, base_i + k, turns, before, said, standing, standing=True,
+                got = _changed_alternative(record, i, turns, before, said, standing, standing=True,
                                            tile=rival, rot=rot, meeple=read)
                 if got is not None:
                     if t not in asked:
@@ -3848,8 +3846,8 @@ def _offer_rival(record: GameRecord, i: int, rival: TileType, rot: int, turns: t
     """Adds to ``out`` ``record`` with turn ``i``'s tile taken as ``rival`` at ``rot``, its
     follower on each feature of it (:func:`_follower_slots`' order), where the game replays so and
     the end totals are not among ``finals`` (:func:`_changed_alternative`); the turn joins
-    ``asked`` when one is added. A turn without a follower is offered so with ``read``, the slot
-    the photo read a follower of its player's on (see :func:`_hidden_rivals`)."""
+    ``asked`` when one is added. A turn without a follower is offered so with ``read`` (if not
+    None), the slot the photo read a follower of its player's on (see :func:`_hidden_rivals`)."""
     t = record.turns[i]
     for slot in _follower_slots(t.tile, t.rot, rival, rot, t.meeple or read) or [None]:
         said = _rival_answer(replace(t, tile=rival, rot=rot, meeple=slot), rival)
