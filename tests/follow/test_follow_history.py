@@ -3047,3 +3047,65 @@ def test_a_crest_one_photo_barely_sees_on_an_earlier_tile_is_not_asked() -> None
     res = step(res, truth, evidence_for(truth, {cell: {("Q", qrot): BASE + 5.0 + CREST_CONTEST_LEAD - 1.0}}))
     assert not any("coat of arms on an earlier tile" in w for w in res.warnings)
     assert next(t for t in res.record.turns if t.at == cell).tile.id == "R"  # type: ignore[union-attr]
+
+
+def _crest_rewritten_beside_an_answered_one(joined: bool) -> tuple[Game, list[FollowResult]]:
+    """Red's F (a city with a crest) north of the start tile's city, its first photo reading it as
+    G (without) by 1, each photo since as F by 2: the photos' sum rewrites it on the fourth step.
+    Then blue's knight on an N whose crested twin M no photo tells under the blue figure, the N
+    north of the F in the same city (``joined``) or east of it in a city of its own. Where the
+    second step asks, the players answer with the first alternative that has the true totals.
+    Then U after U beside the start tile, until a step asks. The game and the results of the
+    steps after the N."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("F"), (0, -1), 90))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, {(0, -1): {("G", 90): BASE + 6.0}}))
+    assert next(t for t in res.record.turns if t.at == (0, -1)).tile.id == "G"  # type: ignore[union-attr]
+    n_at, n_rot = ((0, -2), 180) if joined else ((1, -1), 90)
+    game.play(Turn("blue", tile("N"), n_at, n_rot, meeple=rotate_slot("N", n_rot)))
+    lean = {n_at: {("M", n_rot): BASE + 5.0}, (0, -1): {("G", 90): BASE + 3.0}}
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, lean))
+    if res.ambiguous:
+        true = dict(game.final_report().final)
+        res = replace(res, record=res.choose([dict(a.final) for a in res.alternatives].index(true)), alternatives=(),
+                      figures_seen=res.figures_answered())
+    out = [res]
+    for k, cell in enumerate(((1, 0), (-1, 0), (0, 1))):
+        game.play(Turn(PLAYERS[k % 2], tile("U"), cell, 0))
+        truth = photo(game)
+        res = step(res, truth, evidence_for(truth, lean))
+        out.append(res)
+        if res.ambiguous:
+            break
+    return game, out
+
+
+def test_a_crest_answered_with_one_the_photos_later_rewrite_is_asked_again() -> None:
+    """Photo game 2174: blue's knight on an N taken as its crested twin M (no photo tells a crest
+    under a blue figure), in a city with red's F taken as G. Asked together, "M and G" and "N and
+    F" both give blue the true 4, and the players answering by the points took the first, M and
+    G. The photos since saw the F's crest and rewrote the G; the M kept its crest and blue ended a
+    point over. A coat of arms the photos rewrite in a city where another tile's crest is one no
+    photo can tell asks that one again, and the true answer gives the true totals."""
+    game, steps = _crest_rewritten_beside_an_answered_one(joined=True)
+    assert next(t for t in steps[0].record.turns if t.at == (0, -2)).tile.id == "M"  # type: ignore[union-attr]
+    asked = steps[-1]
+    assert any("corrected from G (rot 90) to F" in w for w in asked.warnings)
+    assert any("asked again" in w for w in asked.warnings)
+    offered = {next(t for t in a.record.turns if t.at == (0, -2)).tile.id: dict(a.final)  # type: ignore[union-attr]
+               for a in asked.alternatives}
+    assert offered == {"M": {"red": 0, "blue": 5}, "N": {"red": 0, "blue": 4}}
+    assert offered["N"] == dict(game.final_report().final)
+
+
+def test_a_crest_rewritten_in_another_city_asks_nothing_again() -> None:
+    """Blue's N in a city of its own (its crest question answered when it was laid): the F's
+    rewrite changes nothing that answer was given with, and nothing is asked again."""
+    _, steps = _crest_rewritten_beside_an_answered_one(joined=False)
+    assert next(t for t in steps[0].record.turns if t.at == (1, -1)).tile.id == "N"  # type: ignore[union-attr]
+    assert any(any("corrected from G (rot 90) to F" in w for w in s.warnings) for s in steps)
+    assert not any(s.ambiguous for s in steps[1:])
+    assert next(t for t in steps[-1].record.turns if t.at == (1, -1)).tile.id == "N"  # type: ignore[union-attr]
