@@ -2191,7 +2191,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                             "tiles beside it the photos clearly show do not fit the road a follower would hide there")
         overrides += needed
     rewritten: dict[Cell, tuple[TileType, int, TileType, int]] = {}  # tiles changed (not just a coat of arms)
-    recrested: set[Cell] = set()  # tiles whose coat of arms alone the photos changed
+    recrested: dict[Cell, tuple[TileType, int]] = {}  # tiles whose coat of arms alone the photos changed (from)
     pre_rewrite = record
     if overrides:
         groups = [overrides] if together is not None else [[o] for o in overrides]
@@ -2214,7 +2214,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 if not _twins(placed.tile, placed.rot, e.tile, e.rot):
                     rewritten[cell] = (placed.tile, placed.rot, e.tile, e.rot)
                 else:
-                    recrested.add(cell)
+                    recrested[cell] = (placed.tile, placed.rot)
             if fixed is not None:
                 record, game = fixed
     if rewritten:
@@ -2529,18 +2529,19 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     partners = _crest_partners(full, end_game, recrested, total) - _cells_told_apart(alternatives) \
         if recrested and total is not None else set()
     if partners:
-        # a coat of arms the photos rewrote in a city where another tile's crest is one no photo
-        # could tell: the players' answer about that one may have been given with this one's
-        # (answered by the city's points), so it is asked again (photo game 2174: blue's F and T
-        # taken as G and S, asked together, both ends gave blue 3 and G and S were answered; the
-        # next photo saw the F's crest beside blue's knight and rewrote it, and the S kept its
-        # crest under blue's farmer: a point over)
+        # a coat of arms the photos rewrote that changes a player's points, and another tile's
+        # crest no photo could tell that changes them too: the players' answer about that one,
+        # given by the points while this one was wrong, is asked again (photo game 2174: blue's F
+        # and T taken as G and S, asked together; both answers gave blue 3 and G and S were
+        # answered; the next photo saw the F's crest beside blue's knight and rewrote it, and the
+        # S kept its crest under blue's farmer: a point over; 1424: red's N answered as M while
+        # red's Q, in another city, was still taken as T)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game,
                                                       these, cev, (), earlier=partners, alone=True) if cev else [],
-            warnings, "the photos rewrote a coat of arms in a city where another tile's coat of arms is one they "
-            "cannot tell, which the players may have answered with it: the players are asked again")
+            warnings, "the photos rewrote a coat of arms that changes the points, and the players may have answered "
+            "another they cannot tell by those points: the players are asked again")
     if cev is not None and total_now is not None:
         # an earlier tile whose coat of arms this photo sees clearly (or clearly not), against
         # the record, while the photos together do not outweigh it: asked with whatever else the
@@ -3668,31 +3669,36 @@ def _contested_crests(record: GameRecord, cev: _CellEvidence, total: _SummedEvid
     return out
 
 
-def _crest_partners(record: GameRecord, end_game: Game, recrested: Collection[Cell],
+def _crest_partners(record: GameRecord, end_game: Game, recrested: Mapping[Cell, tuple[TileType, int]],
                     total: EvidenceTotal) -> set[Cell]:
-    """The cells of ``record``'s turns whose tile shares a city (in ``end_game``) with a tile on
-    ``recrested`` (whose coat of arms alone the photos rewrote this step) and has a shield twin
-    the photos' summed evidence (``total``) cannot tell from it (:func:`_close_twins`): its crest
-    was the players' answer or the box's likelier twin, and an answer given by the city's points
-    together with the crest now rewritten no longer holds."""
-    board = end_game.board
-    graph = board.graph
+    """The cells of ``record``'s turns (its game ``end_game``) whose tile has a shield twin the
+    photos' summed evidence (``total``) cannot tell from it (:func:`_close_twins`) and changes the
+    totals of a player whose totals a coat of arms rewritten this step changes (``recrested``:
+    each such cell's tile and rotation before): the twin there was the players' answer (or the
+    box's likelier twin), and an answer given by that player's points while the rewritten crest
+    was wrong no longer holds (photo game 2174: two crests in one city; 1424: red's M answered
+    while red's Q in another city was still taken as T)."""
+    base = end_game.final_report().final
+    turn_at = {t.at: i for i, t in enumerate(record.turns) if t.at is not None and not t.discarded}
 
-    def cities(cell: Cell) -> set[int]:
-        placed = board.tiles.get(cell)
-        if placed is None:
+    def changed(i: int, tile: TileType, rot: int) -> set[str]:
+        """The players whose totals turn ``i`` laid as ``tile`` changes."""
+        got = _with_turn(record, i, tile=tile, rot=rot)
+        if got is None:
             return set()
-        return {graph.find(graph.node(cell, i)) for i, seg in enumerate(placed.tile.segments)
-                if seg.kind is Kind.CITY and (cell, i) in graph.node_of}
+        then = got[1].final_report().final
+        return {p for p, v in base.items() if then.get(p) != v}
 
-    rewritten = set().union(*(cities(c) for c in recrested))
-    if not rewritten:
+    players: set[str] = set()
+    for cell, (tile, rot) in recrested.items():
+        if cell in turn_at:
+            players |= changed(turn_at[cell], tile, rot)
+    if not players:
         return set()
     summed = _SummedEvidence(total, least=1)
     expansions = tuple(record.expansions)
-    return {t.at for t in record.turns
-            if t.at is not None and t.at not in recrested and not t.discarded
-            and cities(t.at) & rewritten and _close_twins(t, summed.score, expansions)}
+    return {t.at for i, t in enumerate(record.turns) if t.at is not None and t.at not in recrested
+            and any(changed(i, twin, rot) & players for twin, rot in _close_twins(t, summed.score, expansions))}
 
 
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],

@@ -3088,8 +3088,9 @@ def test_a_crest_answered_with_one_the_photos_later_rewrite_is_asked_again() -> 
     under a blue figure), in a city with red's F taken as G. Asked together, "M and G" and "N and
     F" both give blue the true 4, and the players answering by the points took the first, M and
     G. The photos since saw the F's crest and rewrote the G; the M kept its crest and blue ended a
-    point over. A coat of arms the photos rewrite in a city where another tile's crest is one no
-    photo can tell asks that one again, and the true answer gives the true totals."""
+    point over. A coat of arms the photos rewrite that changes a player's points asks again of
+    the crests no photo can tell that change them too, and the true answer gives the true
+    totals."""
     game, steps = _crest_rewritten_beside_an_answered_one(joined=True)
     assert next(t for t in steps[0].record.turns if t.at == (0, -2)).tile.id == "M"  # type: ignore[union-attr]
     asked = steps[-1]
@@ -3101,9 +3102,10 @@ def test_a_crest_answered_with_one_the_photos_later_rewrite_is_asked_again() -> 
     assert offered["N"] == dict(game.final_report().final)
 
 
-def test_a_crest_rewritten_in_another_city_asks_nothing_again() -> None:
-    """Blue's N in a city of its own (its crest question answered when it was laid): the F's
-    rewrite changes nothing that answer was given with, and nothing is asked again."""
+def test_a_crest_rewrite_that_changes_no_points_asks_nothing_again() -> None:
+    """Blue's N in a city of its own (its crest question answered when it was laid), the F's city
+    no one's: the F's rewrite changes no player's points, so no answer given by the points is
+    in doubt, and nothing is asked again (the N's crest, which no photo can tell, is not)."""
     _, steps = _crest_rewritten_beside_an_answered_one(joined=False)
     assert next(t for t in steps[0].record.turns if t.at == (1, -1)).tile.id == "N"  # type: ignore[union-attr]
     assert any(any("corrected from G (rot 90) to F" in w for w in s.warnings) for s in steps)
