@@ -885,9 +885,12 @@ def _hides_its_road(game: Game, cell: Cell, tile: TileType, rot: int) -> bool:
     on a four-tile city). What a follower covers is not seen; a road seen around one is. So while
     the photo shows a follower on the cell, its reading does not take the road away where that is
     all it changes: the two tiles differ at one edge only, the road's (a reading that differs
-    elsewhere too says more than a hidden stub)."""
+    elsewhere too says more than a hidden stub), and where one of the two has a monastery the
+    other lacks (a figure on the road at the tile's edge does not hide the cloister in its
+    middle: photo game 2429, red's thief on an A's road stub laid as a V's road, and photo after
+    photo reading the A, monastery and all, was kept from it)."""
     placed = game.board.tiles.get(cell)
-    if placed is None:
+    if placed is None or _has_monastery(placed.tile) != _has_monastery(tile):
         return False
     differ = _edges_that_differ(placed, PlacedTile(tile, rot))
     if len(differ) != 1:
@@ -4222,6 +4225,11 @@ def _cells_told_apart(alternatives: Sequence[Alternative], crests: bool = False)
 def _follower_answer(t: Turn, kind: Kind) -> str:
     """One answer to a question about where turn ``t``'s follower stands: on its tile's ``kind``."""
     return f"{t.player}'s follower on the tile at {list(t.at or ())} stands on its {kind.value}"
+
+
+def _has_monastery(tile: TileType) -> bool:
+    """Whether ``tile`` has a monastery (a cloister in its middle)."""
+    return any(seg.kind is Kind.MONASTERY for seg in tile.segments)
 
 
 def _has_crest(tile: TileType) -> bool:

@@ -466,6 +466,38 @@ def test_photos_that_do_not_see_a_road_under_its_thief_do_not_take_the_road_away
             assert next(t for t in res.record.turns if t.at == cell).meeple == rotate_slot(road.slots[0], rot)
 
 
+def test_photos_that_see_a_monastery_under_a_thiefs_road_rewrite_the_tile() -> None:
+    """Photo game 2429: red's thief on an A's road stub (a monastery with a short road), its tile
+    laid as a V (a bend of road) whose road runs under the thief. Photo after photo read the A,
+    monastery and all, and each was kept from rewriting it, as if the thief hid a road: the two
+    differ at one edge, the road's. A figure on the road at the edge does not hide the cloister
+    in the tile's middle: the photos rewrite the V as the A, the thief on its road."""
+    from scorer.board import PlacedTile
+    from scorer.follow import _edges_that_differ, _hides_its_road
+
+    a, v = tile("A"), tile("V")
+    game = start_game()
+    res = first_step(game)
+    # a V beside the start tile and an A that differs from it at one edge only, where the V's
+    # road runs on; the thief on the road's other edge, the A's stub
+    cell, vrot, arot, edge = next(
+        (c, vr, ar, d[0]) for c in ((1, 0), (-1, 0), (0, 1)) for vr in v.rotations() for ar in a.rotations()
+        if not game.board.edge_conflicts(c, v, vr) and not game.board.edge_conflicts(c, a, ar)
+        and len(d := _edges_that_differ(PlacedTile(v, vr), PlacedTile(a, ar))) == 1)
+    road = next(seg for seg in v.segments if seg.kind is Kind.ROAD)
+    slot = next(x for x in (rotate_slot(y, vrot) for y in road.slots) if len(x) == 1 and x != edge)
+    game.play(Turn("red", v, cell, vrot, meeple=slot))
+    truth = photo(game)
+    res = step(res, truth)
+    assert _laid(res, cell) == "V"
+    assert not _hides_its_road(new_game(res.record), cell, a, arot)
+    a_ahead = {cell: {("V", r): BASE + 5.0 for r in v.rotations()} | {("A", arot): BASE + 9.0}}
+    for _ in range(5):  # the first photo's V, 25 ahead, outweighed by the fifth
+        res = step(res, truth, evidence_for(truth, a_ahead))
+    assert _laid(res, cell) == "A"
+    assert not any("hides the road" in w for w in res.warnings)
+
+
 def test_twins_a_blue_farmer_keeps_the_photos_from_telling_apart_are_the_commoner_one() -> None:
     """Photo game 653: blue's farmer lay on an N's field. Its first photo read an R (a third
     city edge), the next ones an N, but under a blue follower the photos say nothing of the
@@ -2826,9 +2858,11 @@ def test_a_road_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_c
     stood), with the follower on its road; the V laid beside it was taken as a W, whose third
     road met the U's. Every photo after showed the A and the V, but the V alone does not fit
     the U's road, and the A was kept a U: a follower stood on the road it takes away, which a
-    follower hides (:func:`scorer.follow._hides_its_road`). A road kept so gives way where the
-    neighbour the photos show clearly needs it gone: both are rewritten together, and the
-    photos after them move the follower onto the monastery."""
+    follower hides (:func:`scorer.follow._hides_its_road`). A road kept so gave way where the
+    neighbour the photos show clearly needs it gone (:func:`scorer.follow._roads_in_the_way`).
+    Since photo game 2429 a reading that adds a monastery is not kept as a hidden road (a figure
+    on the road does not hide the cloister): the A and the V are rewritten as the photos show
+    them, and the photos after them move the follower onto the monastery."""
     from scorer.board import PlacedTile
 
     cell, east = (1, 0), (2, 0)  # east of the start D, whose road runs west-east
@@ -2857,7 +2891,8 @@ def test_a_road_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_c
         res = step(res, photo(truth))
         said += res.warnings
     assert (_laid(res, cell), _laid(res, east)) == ("A", "V"), said
-    assert any("taken as A" in w and "after all" in w for w in said), said
+    assert any("corrected from U" in w and "to A" in w for w in said), said
+    assert not any("hides the road" in w for w in said), said
     # and the photos since the A was taken show its monk on the monastery
     assert next(t for t in res.record.turns if t.at == cell).meeple == "C"
 
