@@ -3146,3 +3146,37 @@ def test_a_crest_rewrite_that_changes_no_points_asks_nothing_again() -> None:
     assert any(any("corrected from G (rot 90) to F" in w for w in s.warnings) for s in steps)
     assert not any(s.ambiguous for s in steps[1:])
     assert next(t for t in steps[-1].record.turns if t.at == (1, -1)).tile.id == "N"  # type: ignore[union-attr]
+
+
+def test_a_crest_answered_by_the_points_of_another_city_the_photos_later_rewrite_is_asked_again() -> None:
+    """Photo game 1424: red's N under its knight was asked about (N or M) while red's Q, under
+    red's knight in another city, was still taken as T (its crest seen by no photo yet). "M"
+    made red's totals true then, and the players answering by the points took it; the photos
+    rewrote the T as Q a photo later and red ended a point over. Here red's F under its knight,
+    its first photo reading G, each photo since F by 1; red's N in a city of its own, its crest
+    the photos cannot tell: M answered, then the F's rewrite asks the N again."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("F"), (0, -1), 90, meeple="N"))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, {(0, -1): {("G", 90): BASE + 8.0}}))
+    assert _laid(res, (0, -1)) == "G"
+    lean = {(0, -1): {("G", 90): BASE + 4.0}, (1, -1): {("M", 90): BASE + 5.0}}
+    game.play(Turn("blue", tile("U"), (-1, 0), 0))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, lean))
+    game.play(Turn("red", tile("N"), (1, -1), 90, meeple="E"))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, lean))
+    true = dict(game.final_report().final)
+    finals = [dict(a.final) for a in res.alternatives]
+    res = replace(res, record=res.choose(finals.index(true)), alternatives=(), figures_seen=res.figures_answered())
+    assert _laid(res, (0, -1)) == "G" and _laid(res, (1, -1)) == "M"  # the points' answer while the G stands
+    game.play(Turn("blue", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, lean))
+    assert _laid(res, (0, -1)) == "F"
+    assert any("asked again" in w for w in res.warnings)
+    offered = {next(t for t in a.record.turns if t.at == (1, -1)).tile.id: dict(a.final)  # type: ignore[union-attr]
+               for a in res.alternatives}
+    assert offered["N"] == dict(game.final_report().final) != offered["M"]
