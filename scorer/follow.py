@@ -2531,7 +2531,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                                                       alone=True), warnings, blue_crests)
     partners = _crest_partners(full, end_game, recrested, total) - _cells_told_apart(alternatives) \
         if recrested and total is not None else set()
-    if partners:
+    if partners and cev is not None:
         # a coat of arms the photos rewrote that changes a player's points, and another tile's
         # crest no photo could tell that changes them too: the players' answer about that one,
         # given by the points while this one was wrong, is asked again (photo game 2174: blue's F
@@ -2542,7 +2542,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
             lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game,
-                                                      these, cev, (), earlier=partners, alone=True) if cev else [],
+                                                      these, cev, (), earlier=partners, alone=True),
             warnings, "the photos rewrote a coat of arms that changes the points, and the players may have answered "
             "another they cannot tell by those points: the players are asked again")
     if cev is not None and total_now is not None:
@@ -3682,7 +3682,6 @@ def _crest_partners(record: GameRecord, end_game: Game, recrested: Mapping[Cell,
     was wrong no longer holds (photo game 2174: two crests in one city; 1424: red's M answered
     while red's Q in another city was still taken as T)."""
     base = end_game.final_report().final
-    turn_at = {t.at: i for i, t in enumerate(record.turns) if t.at is not None and not t.discarded}
 
     def changed(i: int, tile: TileType, rot: int) -> set[str]:
         """The players whose totals turn ``i`` laid as ``tile`` changes."""
@@ -3694,8 +3693,8 @@ def _crest_partners(record: GameRecord, end_game: Game, recrested: Mapping[Cell,
 
     players: set[str] = set()
     for cell, (tile, rot) in recrested.items():
-        if cell in turn_at:
-            players |= changed(turn_at[cell], tile, rot)
+        if (i := _turn_on(record.turns, cell)) is not None:
+            players |= changed(i, tile, rot)
     if not players:
         return set()
     summed = _SummedEvidence(total, least=1)
