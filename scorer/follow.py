@@ -2541,10 +2541,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # red's Q, in another city, was still taken as T)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game,
-                                                      these, cev, (), earlier=partners, alone=True),
-            warnings, "the photos rewrote a coat of arms that changes the points, and the players may have answered "
-            "another they cannot tell by those points: the players are asked again")
+            _earlier_crests(game, cev, partners), warnings,
+            "the photos rewrote a coat of arms that changes the points, and the players may have answered another "
+            "they cannot tell by those points: the players are asked again")
     if cev is not None and total_now is not None:
         # an earlier tile whose coat of arms this photo sees clearly (or clearly not), against
         # the record, while the photos together do not outweigh it: asked with whatever else the
@@ -2555,10 +2554,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if contested:
             alternatives, alt_games = _crossed(
                 record, chosen_turns, end_game, alternatives, alt_games,
-                lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game,
-                                                          these, cev, (), earlier=contested, alone=True),
-                warnings, "this photo sees a coat of arms on an earlier tile that the photos before did not (or "
-                "none where they did): the players are asked")
+                _earlier_crests(game, cev, contested), warnings,
+                "this photo sees a coat of arms on an earlier tile that the photos before did not (or none where they "
+                "did): the players are asked")
     tied: set[tuple[Cell, str]] = set()  # the followers asked about: their sightings are marked answered
     if sightings is not None:
         crossed, alt_games = _crossed(
@@ -3738,6 +3736,15 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
         return asked
     step = len(record.turns) - len(turns)  # the overdue question only with one of this step's own
     return asked if any(a.record.turns[step:] != record.turns[step:] for a, _ in asked[1:]) else []
+
+
+def _earlier_crests(before: Game, cev: _CellEvidence, cells: Collection[Cell]
+                    ) -> Callable[[GameRecord, tuple[Turn, ...], Game], list[tuple[Alternative, Game]]]:
+    """The question of the coat of arms on the earlier tiles on ``cells`` (:func:`_hidden_crests`
+    with ``earlier``, as the step's last question), in the form :func:`_crossed` asks it of each
+    of the step's alternatives (``before``: the step's game before its turns)."""
+    return lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, before, these,
+                                                     cev, (), earlier=cells, alone=True)
 
 
 def _turn_questions(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
