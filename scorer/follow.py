@@ -1350,18 +1350,25 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
                          figures_seen: FiguresSeen | None, image: tuple[int, int] | None = None
                          ) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
     """When the last photo used laid several tiles (its turns: those whose cells only it has
-    shown, in ``figures_seen``) and this photo does not show one of them although it shows the
-    board all around it (the cell lies within the span of this photo's tiles, or, at the
-    layout's edge, well inside the photo, ``image`` its size: :func:`_in_view`): the record
-    without all the last photo's turns, their cells, and the cells not shown. A photo taken
-    every turn lays one tile; a second one is more often a cell of the table read as a tile (a
+    shown, in ``figures_seen``), or one while this photo shows two tiles new to the record, and
+    this photo does not show one of them although it shows the board all around it (the cell
+    lies within the span of this photo's tiles, or, at the layout's edge, well inside the
+    photo, ``image`` its size: :func:`_in_view`): the record without all the last photo's
+    turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a second one is more often a cell of the table read as a tile (a
     hole in the layout on a green cloth, lit unlike the table around the board) than a skipped
     photo, and the turn order it implied gave the real tile to the wrong player. So all the
     last photo's turns go, and this photo, which shows their real tiles again, infers them anew
     (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
     short, dropped = _without_last_photo(record, figures_seen)
-    shown = {transform.cell(e.at) for e in state.tiles} if len(dropped) >= 2 else set()
-    if not shown:
+    shown = {transform.cell(e.at) for e in state.tiles}
+    laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
+    if record.start is not None:
+        laid.add(record.start.at)
+    if not shown or len(dropped) < 2 and not (dropped and len(shown - laid) >= 2):
+        # one tile the last photo laid, lacking here, is a reader's miss as often, unless this
+        # photo shows two new tiles for it: the last photo was read on a wrong grid and put the
+        # turn's tile on the wrong cell (fresh photo game 2558: blue's Q beside the V of the
+        # first turn taken as a T above it, and red's next tile laid as two turns)
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
     gone = {c for c in dropped if c not in shown and (min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)
@@ -4274,7 +4281,8 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     (:func:`_across_walls`; photo game 1037: the last turn's knight, its foot 0.002 tile out of
     its H's city, scored as a farmer). Returns ``record`` as it is first, then with each such
     follower in each field beside its road on its tile, on that road, or across those walls
-    (when the game replays so and its end totals differ), with their games, or []."""
+    (when the game replays so and its end totals differ; once one does, each that leaves the
+    followers standing otherwise as well), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is None or t.at is None or t.meeple is None or (t.at, t.player, t.meeple) not in weak:
             return []
@@ -4311,7 +4319,16 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
         fields = [side for side in EDGE_SLOTS[t.meeple][::2] if (i := _segment(t.tile, t.rot, side)) is not None
                   and t.tile.segments[i].kind is Kind.FIELD]
         return [(_snap_question(t, side), {"meeple": side}) for side in fields]
-    return _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""))
+
+    def as_read(t: Turn) -> str:
+        return _snap_question(t, t.meeple or "")
+    if not _turn_questions(record, end_game, before, turns, options, as_read):
+        return []
+    # asked, each place comes that leaves the followers standing otherwise, though it ends alike:
+    # the fields either side of a road are not one field (fresh photo game 2524: red's farmer
+    # beside a D's road, read on it; only the field across the road was offered, the true one
+    # ending alike, and blue's farmer in that field, laid next, was taken to stand in a city)
+    return _turn_questions(record, end_game, before, turns, options, as_read, standing=True)
 
 
 def _recoloured_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],

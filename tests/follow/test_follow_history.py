@@ -1911,6 +1911,32 @@ def test_a_tile_of_a_one_tile_photo_missed_by_the_next_photo_is_kept() -> None:
         ("red", (1, 0)), ("blue", (0, 1)), ("red", (1, 1)), ("blue", (2, 0))]
 
 
+def test_a_tile_the_next_photo_lacks_while_it_shows_two_new_ones_is_inferred_again() -> None:
+    """Fresh photo game 2558: the photo of blue's turn was read on a wrong grid, which put
+    blue's tile on the cell beside its own; the next photo, read right, lacked that cell and
+    showed two tiles new to the record, blue's and red's. One turn's tile missed by a photo is
+    kept (above), but not while the photo shows two new tiles for it: the last photo's turn is
+    inferred again from this one, blue's tile on its cell, then red's."""
+    game = start_game()
+    res = first_step(game)
+    t, r = _legal(game, (1, 0))
+    game.play(Turn("red", t, (1, 0), r))
+    res = step(res, photo(game))
+    bt, br = _legal(game, (1, 1))
+    game.play(Turn("blue", bt, (1, 1), br))
+    truth = photo(game)
+    wt, wr = _legal(game, (0, 1))  # the wrong grid's cell: within the span of the next photo's tiles
+    off = replace(truth, tiles=tuple(TileEntry((0, 1), wt, wr, 0.95) if e.at == (1, 1) else e for e in truth.tiles))
+    res = step(res, off)
+    assert [(x.player, x.at) for x in res.record.turns] == [("red", (1, 0)), ("blue", (0, 1))]
+    rt, rr = _legal(game, (1, 2))
+    game.play(Turn("red", rt, (1, 2), rr))
+    res = step(res, photo(game))
+    assert [(x.player, x.at) for x in res.record.turns] == [("red", (1, 0)), ("blue", (1, 1)), ("red", (1, 2))]
+    assert any("inferred again" in w for w in res.warnings), res.warnings
+    assert replay(res.record)[1].final == game.final_report().final
+
+
 def test_a_photo_unfit_after_a_flooded_photo_takes_its_turns_back_even_where_it_shows_their_cells() -> None:
     """Follow photo game 218: the third photo read 5 cells for 3 tiles (a cloth's pattern), which
     were taken as 4 turns, and no photo after fitted the record (1 of 20 turns' tiles right). The
@@ -1949,8 +1975,8 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     """Fresh photo games 447 and 459: the last turn's farmer, lying in the field beside a road,
     was read standing on the road, moved there from its measured foot (``snapped``), and its
     road scored: no later photo could outvote the one that showed it. The players are asked:
-    the road as read first, then each field beside that road on the tile whose totals differ.
-    Seen on the road under its foot (not moved), nothing is asked."""
+    the road as read first, then each field beside that road on the tile. Seen on the road
+    under its foot (not moved), nothing is asked."""
     game = start_game()
     res = first_step(game)
     game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
@@ -1961,8 +1987,9 @@ def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     u = tile("U")
     kinds = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
              for a in asked.alternatives]
-    # the En and Es fields score alike here (no city beside either): one of them is asked
-    assert kinds == ["road", "field"]
+    # the En and Es fields score alike here (no city beside either), but they are two fields:
+    # both are asked (fresh photo game 2524, below)
+    assert kinds == ["road", "field", "field"]
     assert len({tuple(sorted(a.final.items())) for a in asked.alternatives}) == 2
     assert any("may lie in the field" in w for w in asked.warnings)
     farmer = asked.alternatives[1]
@@ -2069,6 +2096,35 @@ def test_a_snapped_follower_is_asked_with_the_steps_own_question() -> None:
     assert got == {(False, "road"), (False, "field"), (True, "road"), (True, "field")}
     right = [a for a in asked.alternatives if dict(a.final) == game.final_report().final]
     assert len(right) == 1 and "in the field beside the road" in right[0].summary
+
+
+def test_a_farmer_read_on_its_road_is_offered_in_each_field_beside_it() -> None:
+    """Fresh photo game 2524: red's farmer beside a D's road was read on the road, moved there
+    from its foot (``snapped``), and the players were asked road or field; only the field
+    across the road came, since the true one ends alike, and blue's farmer laid next in the true
+    field was taken to stand in a city. Both fields beside the road are offered now; with the
+    answer of the true one, blue's farmer beside it is laid where the photo reads it."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="S"))  # U at 0: the road runs E-W, red on the S field
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, on_road, [((1, 0), "red", "E")])
+    assert asked.ambiguous
+    u = tile("U")
+    where = [u.segment_index_on_board(a.record.turns[-1].meeple, 0) for a in asked.alternatives]  # type: ignore[arg-type]
+    assert where[0] == u.segment_index_on_board("E", 0)  # as read first: the road, 2 points
+    assert sorted(where[1:]) == sorted({u.segment_index_on_board("N", 0), u.segment_index_on_board("S", 0)})
+    assert [dict(a.final) for a in asked.alternatives] == [{"red": 2, "blue": 0}, *[{"red": 0, "blue": 0}] * 2]
+    south = next(a for a, i in zip(asked.alternatives, where) if i == u.segment_index_on_board("S", 0))
+    assert south.summary.endswith("in the field beside the road (Es)")
+    res = replace(asked, record=south.record, alternatives=())
+    # blue's farmer in the field north of the road, on a U laid above it: free only with red south of it
+    game.play(Turn("blue", tile("U"), (1, -1), 0, meeple="S"))
+    later = look(res, photo(game), [])
+    blue = later.record.turns[-1]
+    assert blue.meeple is not None and u.segments[u.segment_index_on_board(blue.meeple, 0)].kind.value == "field"  # type: ignore[index]
+    assert replay(later.record)[1].final == game.final_report().final
 
 
 def test_an_answered_farmer_is_not_moved_back_onto_the_road_by_looks_beside_its_foot() -> None:
