@@ -2953,6 +2953,38 @@ def test_a_road_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_c
     assert next(t for t in res.record.turns if t.at == cell).meeple == "C"
 
 
+def test_a_road_stub_kept_under_a_follower_gives_way_to_a_neighbour_the_photos_show_clearly() -> None:
+    """The case :func:`scorer.follow._roads_in_the_way` is for, without a monastery (photo game
+    1332's A is rewritten directly since 2429): red's knight in an R's city, the R taken as a T
+    with the follower on the road stub the T adds, and blue's B beside it taken as a U, whose
+    road meets the stub. The photos since show the R and the B: the R is kept a T at first (a
+    follower on the stub hides it, :func:`scorer.follow._hides_its_road`), and the B alone does
+    not fit the stub; the stub gives way to the neighbour the photos show clearly, both in the
+    same photo, and nothing is asked (were the B turned away, a crest question would come)."""
+    cell, west = (0, -1), (-1, -1)  # north of the start D (its city to the north), and west of that
+    truth, misread = start_game(), start_game()
+    res = first_step(truth)
+    truth.play(Turn("red", tile("R"), cell, 90, meeple="N"))  # the city on E, S and N; a field to the west
+    misread.play(Turn("red", tile("T"), cell, 90, meeple="W"))  # the same, with a road stub to the west
+    res = step(res, photo(misread))
+    assert not misread.board.edge_conflicts(west, tile("U"), 0) and misread.board.edge_conflicts(west, tile("B"), 0)
+    truth.play(Turn("blue", tile("B"), west, 0))
+    misread.play(Turn("blue", tile("U"), west, 0))
+    res = step(res, photo(misread))
+    assert (_laid(res, cell), _laid(res, west)) == ("T", "U")
+    said: list[str] = []
+    for _ in range(7):  # the photos since show the R, its knight and the B
+        res = step(res, photo(truth))
+        said += res.warnings
+        assert not res.ambiguous, said  # the photos show both tiles: nothing to ask
+    assert (_laid(res, cell), _laid(res, west)) == ("R", "B"), said
+    assert any("hides the road" in w for w in said), said
+    assert any("taken as R (rot 90) after all" in w for w in said), said
+    assert not any("does not fit the game" in w for w in said), said  # the B never turned away
+    assert next(t for t in res.record.turns if t.at == cell).meeple == "N"  # the knight where the photos read it
+    assert replay(res.record)[1].final == truth.final_report().final
+
+
 @pytest.mark.parametrize(("behind", "stands", "offered"), [(2.0, "N", True), (3.0, "N", False), (2.0, "E", False)])
 def test_a_road_stub_a_follower_may_hide_is_asked_about_a_little_further(behind: float, stands: str,
                                                                          offered: bool) -> None:
