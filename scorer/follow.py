@@ -2260,10 +2260,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         blue_joined = _blue_followers_moved(unrevised, record)
         reopened = _reopened_turns(unrevised, record)
         owners = {t.at: t.player for t in unrevised.turns if t.at is not None and not t.discarded}
-        reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
-                   and owners[t.at] != t.player}
         bare = {t.at for t in unrevised.turns if t.at is not None and not t.discarded and t.meeple is None}
-        gained = {t.at for t in record.turns if t.at in bare and t.meeple is not None and not t.discarded} - reowned
+        gained = {t.at for t in record.turns if t.at in bare and t.meeple is not None and not t.discarded}
+        # a follower gained with another owner was never asked about either (fresh photo game
+        # 2595: red's farmer missed by its turn's photo, which gave red's S, read as C, to blue)
+        reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
+                   and owners[t.at] != t.player} - gained
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
     # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
     blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
@@ -3952,8 +3954,10 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     the turn's photo missed was never asked about (photo game 1433). Each tile
     the photos' summed evidence (``total``) ranks within :data:`RIVAL_ASK_GAP` of the turn's (or
     ``per_photo`` times the photos summed there, where that is more), and each shield twin
-    within :data:`CREST_ASK_GAP` (or that), with the follower on each of its features
-    (:func:`_follower_slots`' order), where the record replays so and the end totals are new.
+    within :data:`CREST_ASK_GAP` (or that), and each with a road's stub where the follower stands
+    (:func:`_stub_under_follower`) within :data:`STUB_ASK_GAP` (for each photo summed, where
+    ``per_photo`` is given), with the follower on each of its features (:func:`_follower_slots`'
+    order), where the record replays so and the end totals are new.
     ``record`` is the record before this step's ``turns``. Returns the record with the turns
     first, then each rival's, with their games, or []."""
     full = replace(record, turns=record.turns + turns)
@@ -3964,9 +3968,14 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     for i, t in enumerate(record.turns):
         if t.at not in cells or t.tile is None or t.at is None or t.discarded or t.meeple is None:
             continue
-        gap = max(RIVAL_ASK_GAP, per_photo * summed.photos.get(t.at, 1))
+        photos = summed.photos.get(t.at, 1)
+        gap = max(RIVAL_ASK_GAP, per_photo * photos)
+        # a road's stub under the follower as the step's own question reaches it, each photo
+        # summed (fresh photo game 2595: red's farmer beside an S's stub, missed by its turn's
+        # photo; the S 7.2 behind the C read over three photos, 2.4 a photo)
+        stub = max(STUB_ASK_GAP, STUB_ASK_GAP * photos) if per_photo else STUB_ASK_GAP
         for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=max(CREST_ASK_GAP, gap),
-                                        gap=gap):
+                                        gap=gap, stub_gap=stub):
             _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
     return _rival_question(full, end_game, before, turns, asked, out)
 

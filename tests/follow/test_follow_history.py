@@ -24,6 +24,7 @@ from scorer.follow import (
     GAINED_RIVAL_GAP,
     RIVAL_ASK_GAP,
     SHIELD_UNSEEN_COST,
+    STUB_ASK_GAP,
     SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
     FollowResult,
@@ -912,6 +913,58 @@ def test_a_tile_under_a_follower_its_turns_photo_missed_is_asked_about_once_the_
     assert laid.tile.segments[laid.tile.segment_index_on_board(laid.meeple, 0)].kind.value == "road"  # type: ignore[index]
     assert any(t.at == (2, 0) and t.tile is not None and t.tile.id == "W" and t.meeple == "S"
                for a in asked.alternatives for t in a.record.turns)
+
+
+@pytest.mark.parametrize("ghost", [False, True])
+def test_a_road_stub_under_a_follower_its_turns_photo_missed_is_asked_about(ghost: bool) -> None:
+    """Fresh photo game 2595: red's farmer beside an S's road stub, missed by its turn's photo,
+    which read the S as a C (a full city) and gave the turn to blue; the photos since showed a
+    red figure at the stub's edge, the turn went to red with a knight on the C, and red scored
+    the city, five points over. The question of the tile a follower may hide, asked once the
+    photos add the follower, reached GAINED_RIVAL_GAP a photo (the S was 2.4 a photo behind), and
+    not at all with the owner changed. Now a rival with a road's stub where the follower stands
+    is offered within STUB_ASK_GAP a photo, as the turn's own photo would have, and a follower
+    gained with another owner is asked about too (``ghost``: a tile read beside the first turn
+    shifts the order, so red's turn is taken as blue's)."""
+    assert GAINED_RIVAL_GAP < 2.2 < STUB_ASK_GAP
+    game = start_game()
+    res = first_step(game)
+    players = ("red", "blue")  # red lays the S, then blue, red, blue
+    if ghost:  # blue's U east of the start, read with a ghost U west of it: two turns, blue's and red's
+        game = start_game(BLUE_FIRST)
+        res = first_step(game)
+        game.play(Turn("blue", tile("U"), (1, 0), 0))
+        truth = photo(game)
+        read = replace(truth, tiles=truth.tiles + (TileEntry((-1, 0), tile("U"), 0, 0.95),))
+        res = step(res, read, evidence_for(read))
+    stub = (0, -1)  # north of the start D: the S's city meets the D's, its stub to the north
+    game.play(Turn("red", tile("S"), stub, 180, meeple="Nw"))  # red's farmer beside the stub
+    # the S 2.2 a photo behind the C, each photo summed (its crest seen, a point over the T's)
+    lean = {stub: {("C", 0): BASE + 5.0, ("S", 180): BASE + 5.0 - 2.2, ("T", 180): BASE + 5.0 - 3.2}}
+    read = _read_as(photo(game), stub, "C", 0)
+    missed = replace(read, meeples=tuple(m for m in read.meeples if m.at != stub))
+    res = step(res, missed, evidence_for(missed, lean))
+    laid = next(t for t in res.record.turns if t.at == stub)
+    assert laid.tile is not None and laid.tile.id == "C" and laid.meeple is None
+    assert laid.player == ("blue" if ghost else "red")
+    asked = None
+    east = ((2, 0), (3, 0), (4, 0), (5, 0)) if ghost else ((-1, 0), (-2, 0), (-3, 0), (-4, 0))
+    for k, cell in enumerate(east):  # plain roads since; the next photo misses the farmer too
+        t, r = _legal(game, cell, "U")
+        game.play(Turn(players[(k + 1) % 2], t, cell, r))
+        seen = _read_as(photo(game), stub, "C", 0)
+        seen = replace(seen, meeples=tuple(replace(m, on="N") for m in seen.meeples if m.at != stub or k > 0))
+        res = step(res, seen, evidence_for(seen, lean))
+        if any("that had none" in w for w in res.warnings):
+            asked = res
+            break
+    assert asked is not None and asked.ambiguous
+    true = dict(game.final_report().final)
+    right = [a for a in asked.alternatives if dict(a.final) == true]
+    assert right, [(dict(a.final), a.summary) for a in asked.alternatives]
+    for a in right:
+        laid = next(t for t in a.record.turns if t.at == stub)
+        assert laid.player == "red" and laid.tile is not None and laid.tile.id == "S"
 
 
 def test_a_tile_under_a_follower_whose_owner_stays_is_not_asked_again() -> None:
@@ -2994,7 +3047,6 @@ def test_a_road_stub_a_follower_may_hide_is_asked_about_a_little_further(behind:
     A rival that differs from the tile read at one edge only, by a road there, where the
     follower stands, is offered within :data:`STUB_ASK_GAP`; one whose stub lies elsewhere is
     not (the figure does not hide it), nor one further behind."""
-    from scorer.follow import STUB_ASK_GAP
 
     assert RIVAL_ASK_GAP < 2.0 < STUB_ASK_GAP < 3.0
     game = start_game()  # D: its city to the north
