@@ -1354,11 +1354,12 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     this photo does not show one of them although it shows the board all around it (the cell
     lies within the span of this photo's tiles, or, at the layout's edge, well inside the
     photo, ``image`` its size: :func:`_in_view`): the record without all the last photo's
-    turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a second one is more often a cell of the table read as a tile (a
-    hole in the layout on a green cloth, lit unlike the table around the board) than a skipped
-    photo, and the turn order it implied gave the real tile to the wrong player. So all the
-    last photo's turns go, and this photo, which shows their real tiles again, infers them anew
-    (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
+    turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a
+    second one is more often a cell of the table read as a tile (a hole in the layout on a
+    green cloth, lit unlike the table around the board) than a skipped photo, and the turn
+    order it implied gave the real tile to the wrong player. So all the last photo's turns go,
+    and this photo, which shows their real tiles again, infers them anew (:data:`MAX_GAP`
+    allowing). None otherwise, or when the shorter record does not replay."""
     short, dropped = _without_last_photo(record, figures_seen)
     shown = {transform.cell(e.at) for e in state.tiles}
     laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
