@@ -1350,11 +1350,11 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
                          figures_seen: FiguresSeen | None, image: tuple[int, int] | None = None
                          ) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
     """When the last photo used laid several tiles (its turns: those whose cells only it has
-    shown, in ``figures_seen``), or one while this photo shows two tiles new to the record, and
-    this photo does not show one of them although it shows the board all around it (the cell
-    lies within the span of this photo's tiles, or, at the layout's edge, well inside the
-    photo, ``image`` its size: :func:`_in_view`): the record without all the last photo's
-    turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a
+    shown, in ``figures_seen``), or one while this photo shows two tiles new to the record, one
+    of them beside it or at its corner, and this photo does not show one of them although it
+    shows the board all around it (the cell lies within the span of this photo's tiles, or, at
+    the layout's edge, well inside the photo, ``image`` its size: :func:`_in_view`): the record
+    without all the last photo's turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a
     second one is more often a cell of the table read as a tile (a hole in the layout on a
     green cloth, lit unlike the table around the board) than a skipped photo, and the turn
     order it implied gave the real tile to the wrong player. So all the last photo's turns go,
@@ -1365,11 +1365,14 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
     if record.start is not None:
         laid.add(record.start.at)
-    if not shown or len(dropped) < 2 and not (dropped and len(shown - laid) >= 2):
+    fresh = shown - laid
+    if not shown or len(dropped) < 2 and not (dropped and len(fresh) >= 2 and any(
+            max(abs(c[0] - d[0]), abs(c[1] - d[1])) == 1 for c in fresh for d in dropped)):
         # one tile the last photo laid, lacking here, is a reader's miss as often, unless this
-        # photo shows two new tiles for it: the last photo was read on a wrong grid and put the
-        # turn's tile on the wrong cell (fresh photo game 2558: blue's Q beside the V of the
-        # first turn taken as a T above it, and red's next tile laid as two turns)
+        # photo shows two new tiles for it, one of them beside its cell (a side or a corner):
+        # the last photo was read on a wrong grid and put the turn's tile a cell off (fresh
+        # photo game 2558: blue's Q beside the V of the first turn taken as a T above the V, and
+        # red's next tile laid as two turns)
         return None
     xs, ys = [c[0] for c in shown], [c[1] for c in shown]
     gone = {c for c in dropped if c not in shown and (min(xs) <= c[0] <= max(xs) and min(ys) <= c[1] <= max(ys)

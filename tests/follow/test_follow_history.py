@@ -1990,6 +1990,26 @@ def test_a_tile_the_next_photo_lacks_while_it_shows_two_new_ones_is_inferred_aga
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_tile_missed_by_the_photo_after_a_skipped_one_is_kept() -> None:
+    """The rule above wants one of the two new tiles beside the lacking cell (a grid a cell off):
+    a photo after a skipped one shows two new tiles anyway, and one that misses an earlier tile
+    within the board while its new tiles lie elsewhere keeps that tile."""
+    game = start_game()
+    res = first_step(game)
+    for player, cell in (("red", (1, 0)), ("blue", (-1, 0)), ("red", (-1, 1)), ("blue", (0, 1))):
+        t, r = _legal(game, cell)
+        game.play(Turn(player, t, cell, r))
+        res = step(res, photo(game))
+    for player, cell in (("red", (2, 0)), ("blue", (3, 0))):  # the photo of red's turn skipped
+        t, r = _legal(game, cell)
+        game.play(Turn(player, t, cell, r))
+    missed = photo(game)
+    missed = replace(missed, tiles=tuple(e for e in missed.tiles if e.at != (0, 1)))
+    res = step(res, missed)
+    assert [(t.player, t.at) for t in res.record.turns] == [
+        ("red", (1, 0)), ("blue", (-1, 0)), ("red", (-1, 1)), ("blue", (0, 1)), ("red", (2, 0)), ("blue", (3, 0))]
+
+
 def test_a_photo_unfit_after_a_flooded_photo_takes_its_turns_back_even_where_it_shows_their_cells() -> None:
     """Follow photo game 218: the third photo read 5 cells for 3 tiles (a cloth's pattern), which
     were taken as 4 turns, and no photo after fitted the record (1 of 20 turns' tiles right). The
