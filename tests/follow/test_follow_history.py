@@ -2044,18 +2044,25 @@ def test_a_photo_unfit_after_a_flooded_photo_takes_its_turns_back_even_where_it_
     assert dropped == {(0, 1), (-1, 0)}
 
 
+def _farmer_read_on_its_road(field: str) -> tuple[Game, FollowResult, State, FollowResult]:
+    """Red laid a U beside the start tile (its road E-W) with a farmer on the field at ``field``,
+    read on the road, moved there from its foot (``snapped``): the game, the first step's result,
+    that photo, and the step that follows it."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple=field))
+    truth = photo(game)
+    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
+    return game, res, on_road, look(res, on_road, [((1, 0), "red", "E")])
+
+
 def test_a_new_follower_moved_onto_a_road_is_asked_thief_or_farmer() -> None:
     """Fresh photo games 447 and 459: the last turn's farmer, lying in the field beside a road,
     was read standing on the road, moved there from its measured foot (``snapped``), and its
     road scored: no later photo could outvote the one that showed it. The players are asked:
     the road as read first, then each field beside that road on the tile. Seen on the road
     under its foot (not moved), nothing is asked."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))  # U at 0: the road runs E-W, red on the N field
-    truth = photo(game)
-    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
-    asked = look(res, on_road, [((1, 0), "red", "E")])
+    _, res, on_road, asked = _farmer_read_on_its_road("N")
     assert asked.ambiguous
     u = tile("U")
     kinds = [u.segments[u.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
@@ -2177,12 +2184,7 @@ def test_a_farmer_read_on_its_road_is_offered_in_each_field_beside_it() -> None:
     across the road came, since the true one ends alike, and blue's farmer laid next in the true
     field was taken to stand in a city. Both fields beside the road are offered now; with the
     answer of the true one, blue's farmer beside it is laid where the photo reads it."""
-    game = start_game()
-    res = first_step(game)
-    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="S"))  # U at 0: the road runs E-W, red on the S field
-    truth = photo(game)
-    on_road = replace(truth, meeples=tuple(replace(m, on="E") if m.at == (1, 0) else m for m in truth.meeples))
-    asked = look(res, on_road, [((1, 0), "red", "E")])
+    game, _, _, asked = _farmer_read_on_its_road("S")
     assert asked.ambiguous
     u = tile("U")
     where = [u.segment_index_on_board(a.record.turns[-1].meeple, 0) for a in asked.alternatives]  # type: ignore[arg-type]
