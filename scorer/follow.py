@@ -1354,12 +1354,12 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     of them beside it or at its corner, and this photo does not show one of them although it
     shows the board all around it (the cell lies within the span of this photo's tiles, or, at
     the layout's edge, well inside the photo, ``image`` its size: :func:`_in_view`): the record
-    without all the last photo's turns, their cells, and the cells not shown. A photo taken every turn lays one tile; a
-    second one is more often a cell of the table read as a tile (a hole in the layout on a
-    green cloth, lit unlike the table around the board) than a skipped photo, and the turn
-    order it implied gave the real tile to the wrong player. So all the last photo's turns go,
-    and this photo, which shows their real tiles again, infers them anew (:data:`MAX_GAP`
-    allowing). None otherwise, or when the shorter record does not replay."""
+    without all the last photo's turns, their cells, and the cells not shown. A photo taken
+    every turn lays one tile; a second one is more often a cell of the table read as a tile (a
+    hole in the layout on a green cloth, lit unlike the table around the board) than a skipped
+    photo, and the turn order it implied gave the real tile to the wrong player. So all the
+    last photo's turns go, and this photo, which shows their real tiles again, infers them anew
+    (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
     short, dropped = _without_last_photo(record, figures_seen)
     shown = {transform.cell(e.at) for e in state.tiles}
     laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
@@ -3977,7 +3977,7 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         # a road's stub under the follower as the step's own question reaches it, each photo
         # summed (fresh photo game 2595: red's farmer beside an S's stub, missed by its turn's
         # photo; the S 7.2 behind the C read over three photos, 2.4 a photo)
-        stub = max(STUB_ASK_GAP, STUB_ASK_GAP * photos) if per_photo else STUB_ASK_GAP
+        stub = STUB_ASK_GAP * photos if per_photo else STUB_ASK_GAP
         for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=max(CREST_ASK_GAP, gap),
                                         gap=gap, stub_gap=stub):
             _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
@@ -4333,15 +4333,15 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
                   and t.tile.segments[i].kind is Kind.FIELD]
         return [(_snap_question(t, side), {"meeple": side}) for side in fields]
 
-    def as_read(t: Turn) -> str:
-        return _snap_question(t, t.meeple or "")
-    if not _turn_questions(record, end_game, before, turns, options, as_read):
-        return []
-    # asked, each place comes that leaves the followers standing otherwise, though it ends alike:
-    # the fields either side of a road are not one field (fresh photo game 2524: red's farmer
-    # beside a D's road, read on it; only the field across the road was offered, the true one
-    # ending alike, and blue's farmer in that field, laid next, was taken to stand in a city)
-    return _turn_questions(record, end_game, before, turns, options, as_read, standing=True)
+    # each place that leaves the followers standing otherwise, though it ends alike: the fields
+    # either side of a road are not one field (fresh photo game 2524: red's farmer beside a D's
+    # road, read on it; only the field across the road was offered, the true one ending alike,
+    # and blue's farmer in that field, laid next, was taken to stand in a city); asked only where
+    # one of them changes the end totals
+    asked = _turn_questions(record, end_game, before, turns, options, lambda t: _snap_question(t, t.meeple or ""),
+                            standing=True)
+    base = _final_key(end_game)
+    return asked if any(_final_key(g) != base for _, g in asked[1:]) else []
 
 
 def _recoloured_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
