@@ -287,6 +287,13 @@ STUB_ASK_GAP = 2.5
 #: the I, red a point over at the end).
 RIVAL_CROSS_GAP = 2.0
 
+#: An earlier tile under a follower whose rival of another kind the photos' summed evidence puts
+#: at least this much ahead of it: the follower may hide what tells the two apart, and the
+#: question its turn may not have asked is asked once it changes the end totals
+#: (:func:`_contested_rivals`; fresh photo game 2674: blue's farmer on an I's field, read as an N
+#: by 1.6 when laid, beyond the new tile's :data:`RIVAL_ASK_GAP`; every photo after read the I
+#: ahead, 4.6 over five photos, short of :data:`EVIDENCE_SUM_MARGIN`, and blue ended 3 short).
+RIVAL_CONTEST_LEAD = 0.5
 #: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
 #: offered when the photos since show a follower on it that its turn's photo missed
 #: (:func:`_revised_rivals`): the figure has hidden the same part of the tile in every photo
@@ -2250,6 +2257,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     reowned: set[Cell] = set()  # cells of earlier turns whose follower the photos since gave another owner
     gained: set[Cell] = set()  # cells of earlier turns without a follower that the photos since gave one
+    doubted_under: set[Cell] = set()  # cells of earlier turns under a follower whose tile the photos now doubt
     if figures_seen is not None:
         # tiles no photo confirmed, and the followers of turns played before, from every photo
         # since each turn
@@ -2270,6 +2278,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # 2595: red's farmer missed by its turn's photo, which gave red's S, read as C, to blue)
         reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
                    and owners[t.at] != t.player} - gained
+        if total_now is not None and evidence_total is not None:
+            doubted_under = _contested_rivals(record, game, evidence_total, total_now, covered) - gained - reowned
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
     # tell (photo game 874: blue's knight on a T read as C, whose crest the rewrite to S kept)
     blue_joined |= {t.at for t in record.turns if t.at in rewritten and t.meeple is not None and not t.discarded
@@ -2589,6 +2599,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             lambda prior, these, then: _revised_rivals(prior, game, these, then, total, reowned), warnings,
             "the photos since gave a follower on an earlier tile to another player, and the tile under it may be "
             "another: the players are asked again")
+    if total is not None and doubted_under:
+        # an earlier tile under a follower that the photos' sum now reads as another kind of tile
+        # (fresh photo game 2674: an I under blue's farmer, read as an N by 1.6 when laid, below
+        # the new tile's question; each photo since read the I ahead)
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _revised_rivals(prior, game, these, then, total, doubted_under), warnings,
+            "the photos since read an earlier tile under a follower as another tile, which the follower may hide: "
+            "the players are asked")
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
         # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
@@ -3679,6 +3698,40 @@ def _contested_crests(record: GameRecord, cev: _CellEvidence, total: _SummedEvid
             if other is not None and other_sum is not None and other - mine >= CREST_CONTEST_LEAD \
                     and other_sum >= summed:
                 out.append(t.at)
+                break
+    return out
+
+
+def _contested_rivals(record: GameRecord, game: Game, before: EvidenceTotal, now: _SummedEvidence,
+                      covered: Collection[Cell]) -> set[Cell]:
+    """Cells of earlier turns with a follower on them, in the record (its game ``game``) and in
+    this photo (``covered``), whose tile the photos' summed evidence with this photo (``now``,
+    two photos or more) puts a tile of another kind at least :data:`RIVAL_CONTEST_LEAD` behind
+    (not a shield twin: :func:`_hidden_crests` asks of those): the follower may hide what tells
+    them apart. Each is asked once, when it starts to count: not where that rival led as much
+    in the sum before this photo (``before``) and, laid instead, changed the end totals then
+    (fresh photo game 2674: the I under blue's farmer led its N from the second photo on, but
+    made a point of difference only once the next tile closed the I's other city)."""
+    was = _SummedEvidence(before, least=1)
+    finals = _final_key(game)
+    out: set[Cell] = set()
+    for i, t in enumerate(record.turns):
+        if t.discarded or t.at is None or t.tile is None or t.meeple is None or t.at not in covered:
+            continue
+        mine, mine_before = now.score(t.at, t.tile, t.rot), was.score(t.at, t.tile, t.rot)
+        if mine is None:
+            continue
+        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
+        for v, rival, rot in now.ranked(t.at):
+            if v < mine + RIVAL_CONTEST_LEAD:
+                break
+            if rival.id == t.tile.id or rival.id in twins:
+                continue
+            led = mine_before is not None and (w := was.score(t.at, rival, rot)) is not None \
+                and w >= mine_before + RIVAL_CONTEST_LEAD
+            then = _with_turn(record, i, tile=rival, rot=rot) if led else None
+            if then is None or _final_key(then[1]) == finals:  # it did not count before
+                out.add(t.at)
                 break
     return out
 

@@ -23,6 +23,7 @@ from scorer.follow import (
     FIGURE_ASK_LEAD,
     GAINED_RIVAL_GAP,
     RIVAL_ASK_GAP,
+    RIVAL_CONTEST_LEAD,
     SHIELD_UNSEEN_COST,
     STUB_ASK_GAP,
     SWAP_MIN_PHOTOS,
@@ -976,6 +977,35 @@ def test_a_tile_under_a_follower_whose_owner_stays_is_not_asked_again() -> None:
     for _ in range(3):
         res = step(res, read, lean)
         assert not any("asked again" in w for w in res.warnings)
+
+
+def test_a_tile_under_a_follower_the_photos_since_read_as_another_is_asked_about_once() -> None:
+    """Fresh photo game 2674: blue's farmer on an I's field, read as an N by 1.6 in its turn's
+    photo (beyond RIVAL_ASK_GAP: not asked then); every photo since read the I ahead, 4.6 over
+    five photos, short of EVIDENCE_SUM_MARGIN, and blue ended 3 short. Here blue's thief on a
+    W's south road, read as a U 3.0 behind (beyond STUB_ASK_GAP too); the photos since read the
+    W 3.0 ahead each, so the sum puts it ahead from the third photo on: the players are asked
+    then, an answer scores the game's true totals, and the photos after do not ask again."""
+    assert max(RIVAL_ASK_GAP, STUB_ASK_GAP) < 3.0 < EVIDENCE_SUM_MARGIN and RIVAL_CONTEST_LEAD <= 3.0
+    game, res, read, lean = _thief_on_a_w_read_as_a_u(3.0)
+    res = step(res, read, lean)
+    assert not res.ambiguous
+    since = evidence_for(read, {(2, 0): {("W", 0): BASE + 8.0}})
+    words = "the photos since read an earlier tile under a follower as another tile"
+    res = step(res, read, since)  # the sum ties
+    assert not any(words in w for w in res.warnings)
+    res = step(res, read, since)
+    assert any(words in w for w in res.warnings) and res.ambiguous
+    laid = next(t for t in res.record.turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "U"  # the record as read first
+    true = dict(game.final_report().final)
+    finals = [dict(a.final) for a in res.alternatives]
+    assert true in finals
+    laid = next(t for t in res.choose(finals.index(true)).turns if t.at == (2, 0))
+    assert laid.tile is not None and laid.tile.id == "W" and laid.meeple == "S"
+    for _ in range(2):  # answered (the tile as read): not asked again while the sum stays so
+        res = step(res, read, since)
+        assert not any(words in w for w in res.warnings)
 
 
 def test_one_photo_showing_a_follower_in_another_colour_does_not_change_its_owner() -> None:
