@@ -65,6 +65,9 @@ from scorer.formats import GameRecord  # noqa: E402
 from scorer.geometry import rotate_slot  # noqa: E402
 
 MODES = ("every photo", "10% skipped", "2% misread")
+#: The players of a base game, in seat order (a state mode's game has 2-5 of them, a photo game
+#: ``--photo-players``).
+COLOURS = ("red", "blue", "green", "yellow", "black")
 
 
 @dataclass
@@ -266,7 +269,7 @@ def run_game(seed: int, mode: str, game: str = "base") -> GameOutcome:
         record = random_castle_game(seed, follower_rate=0.9)
         players = record.players
     else:
-        players = ("red", "blue", "green", "yellow", "black")[: 2 + seed % 4]
+        players = COLOURS[: 2 + seed % 4]
         record = random_game(seed, players)
     states, tracks, final = true_states(record)
     taken = pick_photos(len(states), rng, 0.1 if mode == "10% skipped" else 0.0)
@@ -358,12 +361,13 @@ _READER: Any = None
 
 
 def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1,
-               remember: bool = False, skip: float = 0.0, game: str = "base") -> PhotoGame:
+               remember: bool = False, skip: float = 0.0, game: str = "base", players: int = 2) -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
     taken again (:func:`follow`), rendered anew (another seed: light, camera). With ``skip``,
     each photo but the first and last is not taken with that probability (:func:`pick_photos`,
-    seeded by the game), as when the players forget one."""
+    seeded by the game), as when the players forget one. A base game has ``players`` players
+    (:data:`COLOURS`' first; The Castle has two)."""
     global _READER
     from vision.errors import VisionError  # type: ignore[import-not-found]
     from vision.reader import BoardReader  # type: ignore[import-not-found]
@@ -374,7 +378,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     reader = _READER
     castle = game == "castle"
     record = random_castle_game(seed, turns=turns, follower_rate=0.9) if castle else \
-        random_game(seed, ("red", "blue"), turns=turns)
+        random_game(seed, COLOURS[:players], turns=turns)
     states, tracks, final = true_states(record)
     finals = true_finals(record)
     taken = pick_photos(len(states), random.Random(seed * 7919 + 1), skip)
@@ -412,26 +416,28 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str, int]) -> PhotoGame:
     return photo_game(*args)
 
 
 def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
-               retakes: int = 1, remember: bool = False, skip: float = 0.0, game: str = "base") -> None:
+               retakes: int = 1, remember: bool = False, skip: float = 0.0, game: str = "base",
+               players: int = 2) -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
     read with the previous corrected state as prior, and followed with the reader's per-cell
     evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone). Games
     run in ``jobs`` processes (the reader then on one thread each). With ``skip``, photos are
-    skipped as in the ``10% skipped`` mode (:func:`photo_game`)."""
+    skipped as in the ``10% skipped`` mode (:func:`photo_game`); base games have ``players``
+    players."""
     try:
         import vision.reader  # type: ignore[import-not-found]  # noqa: F401
         import vision.synth  # type: ignore[import-not-found]  # noqa: F401
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip, game)
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip, game, players)
             for seed in range(seed0, seed0 + games)]
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
@@ -445,12 +451,13 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     retakes, left_out = sum(r.retakes for r in done), sum(r.left_out for r in done)
     questions = sum(r.questions for r in done)
     share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
+    each = f"{turns} turns each" + (f", {players} players" if game == "base" and players != 2 else "")
     if not done:
-        print(f"photos: {right}/{total} games right ({turns} turns each); turns' tiles right {share}")
+        print(f"photos: {right}/{total} games right ({each}); turns' tiles right {share}")
         return
     follow_seconds = [s for r in done for s in (r.step_seconds or [])]
     failed = len(results) - len(done)
-    print(f"photos: {right}/{total} = {right / total:.0%} games right ({turns} turns each"
+    print(f"photos: {right}/{total} = {right / total:.0%} games right ({each}"
           f"{f'; {failed} failed with an error, see above' if failed else ''}); turns' tiles right "
           f"{share}; {questions} questions asked (answered truly); {retakes} photos taken again, {left_out} "
           "left out; median "
@@ -479,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--photo-skip", type=float, default=0.0,
                         help="photo games: each photo but the first and last skipped with this probability "
                              "(0.1: the issue's skipped-photos measure through the reader)")
+    parser.add_argument("--photo-players", type=int, choices=range(2, len(COLOURS) + 1), default=2,
+                        help="photo games of the base game: players (2, the README's figures, to 5)")
     parser.add_argument("--no-evidence", action="store_true",
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
@@ -513,7 +522,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
     if args.photos:
         photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
-                   args.retakes, args.remember, args.photo_skip, args.game)
+                   args.retakes, args.remember, args.photo_skip, args.game, args.photo_players)
     return 1 if failed else 0
 
 
