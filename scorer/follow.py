@@ -2591,23 +2591,19 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if crossed is alternatives:
             tied.clear()  # asked of no alternative
         alternatives = crossed
-    if total is not None and reowned:
-        # an earlier tile under a follower whose owner the photos set right: its question,
-        # answered while the turn was another player's, is asked again (photo game 1262)
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _revised_rivals(prior, game, these, then, total, reowned), warnings,
-            "the photos since gave a follower on an earlier tile to another player, and the tile under it may be "
-            "another: the players are asked again")
-    if total is not None and doubted_under:
-        # an earlier tile under a follower that the photos' sum now reads as another kind of tile
-        # (fresh photo game 2674: an I under blue's farmer, read as an N by 1.6 when laid, below
-        # the new tile's question; each photo since read the I ahead)
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _revised_rivals(prior, game, these, then, total, doubted_under), warnings,
-            "the photos since read an earlier tile under a follower as another tile, which the follower may hide: "
-            "the players are asked")
+    # an earlier tile under a follower whose owner the photos set right: its question, answered
+    # while the turn was another player's, is asked again (photo game 1262); one the photos' sum
+    # now reads as another kind of tile (fresh photo game 2674: an I under blue's farmer, read as
+    # an N by 1.6 when laid, below the new tile's question; each photo since read the I ahead)
+    for cells, why in ((reowned, "the photos since gave a follower on an earlier tile to another player, and the "
+                                 "tile under it may be another: the players are asked again"),
+                       (doubted_under, "the photos since read an earlier tile under a follower as another tile, "
+                                       "which the follower may hide: the players are asked")):
+        if total is not None and cells:
+            alternatives, alt_games = _crossed(
+                record, chosen_turns, end_game, alternatives, alt_games,
+                lambda prior, these, then, cells=cells: _revised_rivals(prior, game, these, then, total, cells),
+                warnings, why)
     if total is not None:
         # an earlier tile's coat of arms that no photo could tell and that this step's turns (any
         # of its alternatives: a hidden follower that scored, photo game 825) make count, asked
