@@ -2884,7 +2884,36 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
         warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in one photo only, "
                         f"none of the {len(photos) - 1} since shows it: its turn is taken out of the record")
         fixed, game = trial, g
+        reordered = _next_turn_moved_up(fixed, i, t.player)
+        if reordered is not None:
+            fixed, game = reordered
+            warnings.append(f"{t.player}'s next turn, at {list(fixed.turns[i].at or ())}, takes its place in the "
+                            "turn order")
     return _kept(fixed, game)
+
+
+def _next_turn_moved_up(record: GameRecord, i: int, player: str) -> tuple[GameRecord, Game] | None:
+    """``record``, from which a turn of ``player``'s at ``i`` was taken out, with that player's
+    next turn, within the round after it, moved up to ``i``, where the turn now at ``i`` is not
+    that player's though the order wants it, and the turns from ``i`` on then keep the seat order
+    and replay legally (with its game); else None. The turn taken out held a turn of the order:
+    a photo that read a turn's tile a cell off (fresh photo game 2752: blue's E on the west of
+    the start tile, read as a U beside it) lets the next photo's two new tiles, blue's E and
+    red's K, be laid red's first; without the ghost red has two turns in a row, and every turn
+    after goes to the wrong player."""
+    turns = record.turns
+    expected = _successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]
+    if i >= len(turns) or player != expected or turns[i].player == player:
+        return None
+    j = next((k for k in range(i + 1, min(len(turns), i + len(record.players))) if turns[k].player == player), None)
+    if j is None:
+        return None
+    moved = turns[:i] + (turns[j],) + turns[i:j] + turns[j + 1:]
+    if any(moved[k + 1].player != _successor(record.players, moved[k].player) for k in range(max(i - 1, 0), j)):
+        return None
+    candidate = replace(record, turns=moved)
+    game = _replayed(candidate)
+    return None if game is None else (candidate, game)
 
 
 def _with_turn(record: GameRecord, i: int, **changes: Any) -> tuple[GameRecord, Game] | None:
@@ -3701,13 +3730,16 @@ def _contested_crests(record: GameRecord, cev: _CellEvidence, total: _SummedEvid
 def _contested_rivals(record: GameRecord, game: Game, before: EvidenceTotal, now: _SummedEvidence,
                       covered: Collection[Cell]) -> set[Cell]:
     """Cells of earlier turns with a follower on them, in the record (its game ``game``) and in
-    this photo (``covered``), whose tile the photos' summed evidence with this photo (``now``,
-    two photos or more) puts a tile of another kind at least :data:`RIVAL_CONTEST_LEAD` behind
-    (not a shield twin: :func:`_hidden_crests` asks of those): the follower may hide what tells
-    them apart. Each is asked once, when it starts to count: not where that rival led as much
-    in the sum before this photo (``before``) and, laid instead, changed the end totals then
-    (fresh photo game 2674: the I under blue's farmer led its N from the second photo on, but
-    made a point of difference only once the next tile closed the I's other city)."""
+    this photo (``covered``), whose tile the photos' summed evidence with this photo (``now``)
+    puts at least :data:`RIVAL_CONTEST_LEAD` behind its likeliest tile of another kind (not a
+    shield twin: :func:`_hidden_crests` asks of those): the follower may hide what tells them
+    apart. Each is asked once: when the rival first leads, or when it starts to count; not
+    where it led in the sum before this photo (``before``) too and, laid instead, changed the
+    end totals then (asked then, or not to be asked: fresh photo game 2752, red's X under its
+    thief, asked when laid and answered against its photo, which read a W a little ahead; the
+    next photo put the W further ahead). Fresh photo game 2674: the I under blue's farmer led
+    its N from the second photo on, but made a point of difference only once the next tile
+    closed the I's other city."""
     was = _SummedEvidence(before, least=1)
     finals = _final_key(game)
     out: set[Cell] = set()
@@ -3717,18 +3749,15 @@ def _contested_rivals(record: GameRecord, game: Game, before: EvidenceTotal, now
         mine, mine_before = now.score(t.at, t.tile, t.rot), was.score(t.at, t.tile, t.rot)
         if mine is None:
             continue
-        twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
-        for v, rival, rot in now.ranked(t.at):
-            if v < mine + RIVAL_CONTEST_LEAD:
-                break
-            if rival.id == t.tile.id or rival.id in twins:
-                continue
-            led = mine_before is not None and (w := was.score(t.at, rival, rot)) is not None \
-                and w >= mine_before + RIVAL_CONTEST_LEAD
-            then = _with_turn(record, i, tile=rival, rot=rot) if led else None
-            if then is None or _final_key(then[1]) == finals:  # it did not count before
-                out.add(t.at)
-                break
+        twins = {twin.id for twin, _ in _shield_twins(t.tile, t.rot, tuple(record.expansions))}
+        v, rival, rot = next((r for r in now.ranked(t.at) if r[1].id != t.tile.id and r[1].id not in twins),
+                             (mine, t.tile, t.rot))
+        if v < mine + RIVAL_CONTEST_LEAD:
+            continue
+        led = mine_before is not None and (w := was.score(t.at, rival, rot)) is not None and w > mine_before
+        then = _with_turn(record, i, tile=rival, rot=rot) if led else None
+        if not led or then is None or _final_key(then[1]) == finals:  # new, or it did not count before
+            out.add(t.at)
     return out
 
 

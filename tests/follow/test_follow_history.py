@@ -188,6 +188,33 @@ def test_a_tile_no_later_photo_shows_is_taken_out() -> None:
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_ghost_taken_out_gives_its_turn_to_its_players_next_tile() -> None:
+    """Fresh photo game 2752: the photo of blue's turn read its tile a cell off, on a ghost cell;
+    the next photo showed blue's tile and red's new one, laid red's first (the ghost held blue's
+    turn), each with a follower of its player's. Once the ghost was taken out, red had two turns
+    in a row and every turn after went to the wrong player. Blue's tile now takes the ghost's
+    place in the order, and blue's next tile, no follower on it, is blue's."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("U"), (2, 0), 0, meeple="E"))  # blue's thief
+    truth = photo(game)
+    ghost = replace(truth, tiles=tuple(e for e in truth.tiles if e.at != (2, 0))
+                    + (TileEntry((-1, 0), tile("U"), 0, 0.95),), meeples=())
+    res = step(res, ghost, evidence_for(ghost))
+    assert [(t.player, t.at) for t in res.record.turns] == [("red", (1, 0)), ("blue", (-1, 0))]
+    game.play(Turn("red", tile("B"), (0, 1), 0, meeple="C"))  # red's monk south of the start
+    res = step(res, photo(game))
+    assert [(t.player, t.at) for t in res.record.turns][2:] == [("red", (0, 1)), ("blue", (2, 0))]
+    game.play(Turn("blue", tile("U"), (3, 0), 0))
+    res = step(res, photo(game))  # the ghost's second photo without it: taken out
+    assert any("taken out of the record" in w for w in res.warnings)
+    assert [(t.player, t.at) for t in res.record.turns] == [
+        ("red", (1, 0)), ("blue", (2, 0)), ("red", (0, 1)), ("blue", (3, 0))]
+    assert replay(res.record)[1].final == game.final_report().final
+
+
 def test_a_cell_out_of_one_photo_is_kept() -> None:
     game = start_game()
     res = first_step(game)
