@@ -2902,8 +2902,9 @@ def _next_turn_moved_up(record: GameRecord, i: int, player: str) -> tuple[GameRe
     red's K, be laid red's first; without the ghost red has two turns in a row, and every turn
     after goes to the wrong player."""
     turns = record.turns
-    expected = _successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]
-    if i >= len(turns) or player != expected or turns[i].player == player:
+    if i >= len(turns) or turns[i].player == player:
+        return None
+    if player != (_successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]):
         return None
     j = next((k for k in range(i + 1, min(len(turns), i + len(record.players))) if turns[k].player == player), None)
     if j is None:
