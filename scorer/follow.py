@@ -287,6 +287,13 @@ STUB_ASK_GAP = 2.5
 #: the I, red a point over at the end).
 RIVAL_CROSS_GAP = 2.0
 
+#: A new tile the photo reads as a tile an earlier neighbour's edge turns away, where the
+#: neighbour's likeliest tile by the photos' summed evidence that lets the new tile lie as read
+#: is within this of the tile laid there: the neighbour may be the misread one, and the players
+#: are asked (:func:`_blocked_new_tiles`; fresh photo game 2773: blue's U at the layout's far end
+#: read as a W by 3.6 in its turn's photo, 0.9 ahead over two photos; red's E beside it, read by
+#: 2.6, was laid as a D to meet the W's road stub, and the I after it as a P, red 3 over).
+BLOCKED_NEIGHBOUR_GAP = 2.0
 #: An earlier tile under a follower whose rival of another kind the photos' summed evidence puts
 #: at least this much ahead of it: the follower may hide what tells the two apart, and the
 #: question its turn may not have asked is asked once it changes the end totals
@@ -2298,6 +2305,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 visible[m.at] = m
     ev_more: dict[Cell, list[TileEntry]] = {}
     unlike: set[Cell] = set()  # new cells whose likeliest legal tile is far from what the photo shows
+    blocked: dict[Cell, tuple[TileType, int, Cell]] = {}  # new cells whose tile as read an earlier neighbour turns away
     if cev is not None:
         for c, e in list(new_entries.items()):
             opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
@@ -2309,6 +2317,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                     warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "
                                     f"{opts[0].tile.name()} (rot {opts[0].rot}): the likeliest tile that can lie "
                                     "there")
+                    read_best = next(((tile, rot) for _, tile, rot in cev.ranked(c) if game.box.get(tile.id or "", 0) > 0),
+                                     None)
+                    if read_best is not None and len(against := game.board.edge_conflicts(c, *read_best)) == 1:
+                        blocked[c] = (read_best[0], read_best[1], next(x for x in against[0].cells if x != c))
                 new_entries[c], ev_more[c] = opts[0], opts[1:]
     choices = _fix_new_tiles(game, new_entries, visible, warnings, trust)
     for c, opts in choices.items():
@@ -2519,6 +2531,16 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games, rivals_once, warnings, rivals_why,
             instead=asked_by is crests_ask)
+    if blocked and cev is not None:
+        # a new tile the photo reads as one an earlier neighbour turns away, where that neighbour
+        # may be the misread one (fresh photo game 2773): asked with the step's question
+        blocked_ev = total_now if total_now is not None else cev
+        alternatives, alt_games = _crossed(
+            record, chosen_turns, end_game, alternatives, alt_games,
+            lambda prior, these, then: _blocked_new_tiles(replace(prior, turns=prior.turns + these), then, game,
+                                                          these, blocked, blocked_ev), warnings,
+            "a new tile reads as a tile its neighbour turns away, and the neighbour may be the misread one: the "
+            "players are asked")
     if unlike and len(chosen_turns) > 1:
         # a new tile the photo shows unlike any that can lie there, in a step that lays others,
         # may be a bay of the table read as a tile (photo game 879: a green cloth's bay read as V
@@ -4538,6 +4560,55 @@ def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tupl
     if not out:
         return []
     return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+
+
+def _blocked_new_tiles(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                       blocked: Mapping[Cell, tuple[TileType, int, Cell]],
+                       ev: _CellEvidence | _SummedEvidence) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new tiles that the photo read as a tile one earlier
+    neighbour's edge turns away (``blocked``: the new cell to that tile, its rotation and the
+    neighbour's cell): the new tile as read, with the neighbour taken as its likeliest tile by
+    the evidence ``ev`` (the photos' sum) within :data:`BLOCKED_NEIGHBOUR_GAP` of the tile laid
+    there that lets the record replay so, each follower on the slot it has, where the end totals
+    are new. Returns ``record`` as it is first, then those, with their games, or []."""
+    first = len(record.turns) - len(turns)
+    finals = {_final_key(end_game)}
+    out: list[tuple[Alternative, Game]] = []
+    asked: list[Turn] = []
+    for k, t in enumerate(turns):
+        if t.at not in blocked or t.tile is None or t.discarded:
+            continue
+        tile, rot, cell = blocked[t.at]
+        if t.meeple is not None and tile.segment_index_on_board(t.meeple, rot) is None:
+            continue
+        j = _turn_on(record.turns[:first], cell)
+        u = record.turns[j] if j is not None else None
+        mine = ev.score(cell, u.tile, u.rot) if u is not None and u.tile is not None else None
+        if u is None or j is None or mine is None:
+            continue
+        for v, rival, r in ev.ranked(cell):
+            if v < mine - BLOCKED_NEIGHBOUR_GAP:
+                break
+            if (u.tile is not None and same_tile(rival, r, u.tile, u.rot)) or \
+                    (u.meeple is not None and rival.segment_index_on_board(u.meeple, r) is None):
+                continue
+            changed = list(record.turns)
+            changed[j], changed[first + k] = replace(u, tile=rival, rot=r), replace(t, tile=tile, rot=rot)
+            rec = replace(record, turns=tuple(changed))
+            g = _replayed(rec)
+            if g is None:
+                continue
+            key = _final_key(g)
+            if key not in finals:
+                finals.add(key)
+                asked.append(t)
+                out.append((_outcome(rec.turns[first:], rec, g, before,
+                                     f"{t.player} laid {tile.name()} at {list(t.at)} (rot {rot}), and the tile at "
+                                     f"{list(cell)} is {rival.name()} (rot {r})"), _clone(g)))
+            break
+    if not out:
+        return []
+    return [(_outcome(turns, record, end_game, before, "; ".join(_describe_turn(t) for t in asked)), end_game), *out]
 
 
 def _late_question(t: Turn, slot: str) -> str:

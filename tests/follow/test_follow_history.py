@@ -14,6 +14,7 @@ from scorer.catalog import TileType, rotate_slot
 from scorer.follow import (
     ANSWER_VOTES,
     ANSWERED_MARK,
+    BLOCKED_NEIGHBOUR_GAP,
     CLOSING_TILE_MARGIN,
     CREST_BESIDE_BLUE_MIN,
     CREST_CONTEST_LEAD,
@@ -213,6 +214,36 @@ def test_a_ghost_taken_out_gives_its_turn_to_its_players_next_tile() -> None:
     assert [(t.player, t.at) for t in res.record.turns] == [
         ("red", (1, 0)), ("blue", (2, 0)), ("red", (0, 1)), ("blue", (3, 0))]
     assert replay(res.record)[1].final == game.final_report().final
+
+
+def test_a_new_tile_its_neighbour_turns_away_asks_whether_the_neighbour_is_misread() -> None:
+    """Fresh photo game 2773: blue's U, read as a W in its turn's photo, was kept (0.9 ahead over
+    two photos); red's E beside it, read clearly, was laid as a D to meet the W's road stub, and
+    red ended 3 over. Here red's U with its thief on the road from the start tile, read as a W
+    1.5 ahead (the thief then holds one arm of the W's road); blue's monastery B south of it,
+    read clearly, cannot lie beside the W's south road and is taken as an A. The players are
+    asked: the B with the neighbour taken as the U (1.0 behind over two photos) is offered, and
+    it scores the game's true totals."""
+    assert 1.0 < BLOCKED_NEIGHBOUR_GAP
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))
+    read = _read_as(photo(game), (1, 0), "W", 0)
+    res = step(res, read, evidence_for(read, {(1, 0): {("U", 0): BASE + 3.5}}))
+    assert not res.ambiguous
+    laid = next(t for t in res.record.turns if t.at == (1, 0))
+    assert laid.tile is not None and laid.tile.id == "W"
+    game.play(Turn("blue", tile("B"), (1, 1), 0, meeple="C"))
+    read = _read_as(photo(game), (1, 0), "W", 0)
+    res = step(res, read, evidence_for(read, {(1, 0): {("U", 0): BASE + 5.5}, (1, 1): {("A", 180): BASE + 2.0}}))
+    laid = next(t for t in res.record.turns if t.at == (1, 1))
+    assert laid.tile is not None and laid.tile.id == "A"  # the likeliest tile that can lie beside the W
+    assert any("the neighbour may be the misread one" in w for w in res.warnings)
+    true = dict(game.final_report().final)
+    finals = [dict(a.final) for a in res.alternatives]
+    assert dict(res.alternatives[0].final) != true and true in finals
+    chosen = res.choose(finals.index(true))
+    assert {t.at: t.tile.id for t in chosen.turns if t.tile is not None} == {(1, 0): "U", (1, 1): "B"}
 
 
 def test_a_cell_out_of_one_photo_is_kept() -> None:
