@@ -4582,14 +4582,12 @@ def _blocked_new_tiles(record: GameRecord, end_game: Game, before: Game, turns: 
         if t.meeple is not None and tile.segment_index_on_board(t.meeple, rot) is None:
             continue
         j = _turn_on(record.turns[:first], cell)
-        u = record.turns[j] if j is not None else None
-        mine = ev.score(cell, u.tile, u.rot) if u is not None and u.tile is not None else None
-        if u is None or j is None or mine is None:
+        if j is None or (u := record.turns[j]).tile is None or (mine := ev.score(cell, u.tile, u.rot)) is None:
             continue
         for v, rival, r in ev.ranked(cell):
             if v < mine - BLOCKED_NEIGHBOUR_GAP:
                 break
-            if (u.tile is not None and same_tile(rival, r, u.tile, u.rot)) or \
+            if same_tile(rival, r, u.tile, u.rot) or \
                     (u.meeple is not None and rival.segment_index_on_board(u.meeple, r) is None):
                 continue
             changed = list(record.turns)
