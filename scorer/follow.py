@@ -159,6 +159,9 @@ Evidence = Mapping[Cell, Mapping[tuple[str, int], float]]
 #: id, rotation in the record's frame). Photos are independent looks at a tile that never
 #: changes, so the sum tells tiles apart far better than any one photo.
 EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
+# a photo that shows no new tile and misses a tile at least this many photos showed is not used:
+# the tile laid since may be among those it misses (follow_step)
+MISSED_TILE_MIN_PHOTOS = 2
 #: The followers seen on each cell of the record, photo after photo (:attr:`FollowResult.figures_seen`):
 #: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
 #: record's frame) of every follower seen on it, or ``None`` when the photo did not show the cell.
@@ -2149,6 +2152,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return replace(res, warnings=tuple(warnings) + (note,) + res.warnings)
         if why:
             return not_used(why)
+        shown = {transform.cell(e.at) for e in state.tiles}
+        missed = [c for c in set(ref) - shown if (evidence_total or {}).get(c, (0,))[0] >= MISSED_TILE_MIN_PHOTOS]
+        if shown <= set(ref) and missed:
+            # nothing it adds, and the tile laid since may be among those it misses (photo game
+            # 2829: the last photo, of a board on orange wood, lost the new tile and one more at
+            # the board's edge, and the game ended a turn short). Not a tile fewer photos showed,
+            # which may be a cell of the table read as a tile (:func:`_unconfirmed`)
+            return not_used(f"the photo shows no new tile and misses {len(missed)} of the board's")
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)
