@@ -15,13 +15,15 @@ photo with the full reader and looks only at *where* it found tiles, not which t
 With ``--small`` it measures the start of a game instead: photos of boards of 1..8 tiles
 (``scorer.random_game(seed, ("red", "blue"), turns=10)`` replayed turn by turn, photo ``i``
 showing ``1 + i % 8`` tiles), the share of photos whose cell set is right (as above) and the mean
-extra and missing cells (found minus true, true minus found, after the best alignment).
+extra and missing cells (found minus true, true minus found, after the best alignment). With
+``--prior`` each photo is read as a followed game reads it, with the board one turn before as
+the prior (which turns on the tiny boards' outline-polygon grids, ``vision.outline``).
 
 With ``--real`` the labelled real photos (``shared/photos/real-dev/*.truth.json``) are compared
 the same way (cells only: they have no quads).
 
     python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--art scans] [--real]
-    python bench/bench_grid.py --small [--seed0 100000] [--photos 24]
+    python bench/bench_grid.py --small [--prior] [--seed0 100000] [--photos 24]
 
 Test seeds start at 100000 (``--seed0 100000``); tune on others (e.g. 5000-5100).
 """
@@ -143,8 +145,9 @@ def cell_diff(found: set[tuple[int, int]], truth: set[tuple[int, int]]) -> tuple
     return len(found) - best, len(truth) - best
 
 
-def run_small(reader: BoardReader, seed0: int, n: int, preset_name: str, verbose: bool) -> None:
-    """Game starts: photo ``i`` shows the first ``1 + i % 8`` tiles of game ``seed0 + i``."""
+def run_small(reader: BoardReader, seed0: int, n: int, preset_name: str, verbose: bool, prior: bool = False) -> None:
+    """Game starts: photo ``i`` shows the first ``1 + i % 8`` tiles of game ``seed0 + i``; with
+    ``prior``, read with the board one turn before as its prior (none for the start tile alone)."""
     from scorer import Game, random_game
     from vision.synth import generate, preset
 
@@ -157,12 +160,14 @@ def run_small(reader: BoardReader, seed0: int, n: int, preset_name: str, verbose
         k = i % 8
         rec = random_game(seed, ("red", "blue"), turns=10)
         game = Game.from_record(rec)
+        before = None
         for turn in rec.turns[:k]:
+            before = game.state()
             game.play(turn)
         photo = generate(game.state(), params, seed)
         truth = {t.at for t in photo.reading.state.tiles}
         try:
-            tiles = reader.read(photo.jpeg).state.tiles
+            tiles = reader.read(photo.jpeg, prior=before if prior else None).state.tiles
         except Exception as exc:  # noqa: BLE001 - a failed read counts as no cells
             fails += 1
             extra.append(0)
@@ -183,7 +188,7 @@ def run_small(reader: BoardReader, seed0: int, n: int, preset_name: str, verbose
         if verbose:
             print(f"  seed {seed}: true {len(truth):>2} found {len(found):>3} extra {e:>3} missing {m:>2} "
                   f"cells {'OK ' if ok else 'BAD'}")
-    print(f"grid small {preset_name} seeds {seed0}..{seed0 + n - 1}: photos {n} (failed {fails}) | "
+    print(f"grid small{' with prior' if prior else ''} {preset_name} seeds {seed0}..{seed0 + n - 1}: photos {n} (failed {fails}) | "
           f"cells right {right / max(1, n):.1%} | mean extra {statistics.mean(extra) if extra else 0:.2f} "
           f"missing {statistics.mean(missing) if missing else 0:.2f} | 1-tile photos: start tile read "
           f"{start_ok}/{starts}")
@@ -222,12 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--art", default="procedural", choices=["procedural", "scans"])
     ap.add_argument("--real", action="store_true")
     ap.add_argument("--small", action="store_true", help="boards of 1..8 tiles from game starts")
+    ap.add_argument("--prior", action="store_true", help="--small: read with the board a turn before as prior")
     ap.add_argument("--shared", default=str(SHARED))
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     reader = BoardReader()
     if args.small:
-        run_small(reader, args.seed0, args.photos, args.preset, args.verbose)
+        run_small(reader, args.seed0, args.photos, args.preset, args.verbose, args.prior)
     elif args.photos:
         run_synth(reader, args.seed0, args.photos, args.tiles, args.preset, args.verbose, args.art)
     if args.real:

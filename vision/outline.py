@@ -279,11 +279,47 @@ def inner_seams(gray: np.ndarray, grid: Grid, region: np.ndarray, cfg: dict[str,
     return min((float(np.median(s)) for s in shares if s), default=1.0)
 
 
+def lattice_homography(poly: np.ndarray, corners: np.ndarray, fit_tol: float, reflex_tol: float
+                       ) -> np.ndarray | None:
+    """The homography (work image -> board units) taking the image polygon ``poly`` onto the
+    lattice polygon ``corners``, when its corners land within ``fit_tol`` of a tile side of
+    theirs; else, fitted without one reflex corner, when the others land within ``fit_tol`` and
+    that one within ``reflex_tol`` (0: never). A bay's inner corner is where the region goes
+    wrong most: the closing fills it, and table of the tiles' colour gathers there (photo game
+    2806's third photo: brown wood in an L's bay read as tile colour put the inner corner 0.18
+    of a tile off along one side, where the other five corners fitted within 0.03). None when
+    neither fits."""
+    side = float(np.median(np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)
+                           / np.maximum(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1), 1)))
+
+    def fitted(keep: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        H, _ = cv2.findHomography(poly[keep], corners[keep], 0)
+        if H is None:
+            return None, np.full(len(poly), np.inf)
+        return H, np.linalg.norm(_apply(np.linalg.inv(H), corners) - poly, axis=1) / side
+    everyone = np.ones(len(poly), bool)
+    H, off = fitted(everyone)
+    if H is not None and off.max() <= fit_tol:
+        return H
+    if reflex_tol <= 0 or len(poly) < 6:
+        return None
+    best: tuple[float, np.ndarray] | None = None
+    for i in np.flatnonzero(np.roll(_turns(poly), 1) < 0):  # (_turns()[i] is the turn at corner i + 1)
+        keep = everyone.copy()
+        keep[i] = False
+        H, off = fitted(keep)
+        if H is not None and off[keep].max() <= fit_tol and off[i] <= reflex_tol \
+                and (best is None or off.max() < best[0]):
+            best = (float(off.max()), H)
+    return None if best is None else best[1]
+
+
 def outline_grids(region: np.ndarray, cfg: dict[str, Any],
                   gray: np.ndarray | None = None) -> list[tuple[float, Grid]]:
     """Grid hypotheses of a tiny board from its outline polygon (module docstring), best first:
     (-square error, grid) for every lattice polygon whose corners the homography fits within
-    ``polygon_fit_tol`` of a tile side and whose tiles are square within ``polygon_square_cos``,
+    ``polygon_fit_tol`` of a tile side, but for a reflex corner within ``polygon_reflex_tol``
+    (:func:`lattice_homography`), and whose tiles are square within ``polygon_square_cos``,
     and, given the photo ``gray``, whose lines between two tiles are seams (:func:`inner_seams`
     at least ``small_seam_min``); at most ``polygon_keep``. Empty when the region is not a tiny
     board's outline."""
@@ -292,13 +328,8 @@ def outline_grids(region: np.ndarray, cfg: dict[str, Any],
     found: list[tuple[float, Grid]] = []
     for poly, corners in ((p, c) for p in outline_polygons(region, cfg) for c in _multiples_dropped(
             lattice_corners(p, int(cfg["small_max_tiles"]), int(cfg["polygon_max_len"])))):
-        H, _ = cv2.findHomography(poly, corners, 0)
+        H = lattice_homography(poly, corners, float(cfg["polygon_fit_tol"]), float(cfg.get("polygon_reflex_tol", 0.0)))
         if H is None:
-            continue
-        back = _apply(np.linalg.inv(H), corners)
-        side = np.median(np.linalg.norm(np.roll(poly, -1, axis=0) - poly, axis=1)
-                         / np.maximum(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1), 1))
-        if float(np.max(np.linalg.norm(back - poly, axis=1))) > float(cfg["polygon_fit_tol"]) * side:
             continue
         err = _square_error(H, (h, w), tuple(cfg["vp_focal_range"]))
         if err > float(cfg["polygon_square_cos"]):
