@@ -4404,8 +4404,11 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
     field and a city or a monastery, within the precision of the reader's map of the tile
     (``vision`` config ``figures.wall_doubt``), is offered on the other side of each wall of its segment
     (:func:`_across_walls`; photo game 1037: the last turn's knight, its foot 0.002 tile out of
-    its H's city, scored as a farmer). Returns ``record`` as it is first, then with each such
-    follower in each field beside its road on its tile, on that road, or across those walls
+    its H's city, scored as a farmer). One read standing on a road where its tile's roads meet
+    (``vision`` config ``figures.junction_doubt``) is offered on each other road of its tile too
+    (photo game 2806: the last turn's thief on an X, its foot 0.006 tile off its own road).
+    Returns ``record`` as it is first, then with each such follower in each field beside its
+    road on its tile, on that road, on its tile's other roads, or across those walls
     (when the game replays so and its end totals differ; once one does, each that leaves the
     followers standing otherwise as well), with their games, or []."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
@@ -4443,7 +4446,11 @@ def _snapped_followers(record: GameRecord, end_game: Game, before: Game, turns: 
         # the slots either side of the road's centre slot on its edge: where a farmer lies beside it
         fields = [side for side in EDGE_SLOTS[t.meeple][::2] if (i := _segment(t.tile, t.rot, side)) is not None
                   and t.tile.segments[i].kind is Kind.FIELD]
-        return [(_snap_question(t, side), {"meeple": side}) for side in fields]
+        # the tile's other roads, where its roads meet (vision figures.junction_doubt: photo game
+        # 2806's last thief on an X, read on the road beside its own)
+        roads = [rotate_slot(sg.slots[0], t.rot) for i, sg in enumerate(t.tile.segments)
+                 if sg.kind is Kind.ROAD and i != read]
+        return [(_snap_question(t, slot), {"meeple": slot}) for slot in fields + roads]
 
     # each place that leaves the followers standing otherwise, though it ends alike: the fields
     # either side of a road are not one field (fresh photo game 2524: red's farmer beside a D's

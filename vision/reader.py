@@ -725,6 +725,7 @@ class BoardReader:
         stay = tuple(Kind(k) for k in fcfg.get("lying_stay_kinds", ()))
         wall_doubt = float(fcfg.get("wall_doubt", 0.0))
         road_doubt = float(fcfg.get("road_doubt", 0.0))
+        junction_doubt = float(fcfg.get("junction_doubt", 0.0))
         out = []
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         edge_alone = min(edge, float(fcfg.get("edge_foot_alone_max", 0.0)))
@@ -788,6 +789,12 @@ class BoardReader:
                         # (figures.snap_min_cos): as often a thief whose foot was measured beside
                         # its road as a farmer, or more (photo games 1440-1459: 7 thieves, 2
                         # farmers; 1480-1499: 3 and 3)
+                        snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
+                    elif not b.lying and junction_doubt > 0 and \
+                            _near_a_road(t, slot, fu, fv, junction_doubt, Kind.ROAD):
+                        # standing on a road within figures.junction_doubt of another road of its
+                        # tile, where the roads meet: its foot is measured only so well (photo game
+                        # 2806's last thief on an X, 0.006 tile from the road it stood on)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
                     elif b.standing_foot is not None:
                         # read lying by a narrow margin (figures.flat_doubt_rect): were it
@@ -950,14 +957,14 @@ def _at_a_wall(t: Template, slot: str, fu: float, fv: float, within: float) -> b
                for i, sg in enumerate(t.tile.segments))
 
 
-def _near_a_road(t: Template, slot: str, fu: float, fv: float, within: float) -> bool:
-    """Whether the segment ``slot`` names on decoded tile ``t`` is a field and point (fu, fv)
-    (tile units, board orientation) lies within ``within`` tile sides (label raster,
-    :func:`segment_distance`) of a road of that tile."""
+def _near_a_road(t: Template, slot: str, fu: float, fv: float, within: float, kind: Kind = Kind.FIELD) -> bool:
+    """Whether the segment ``slot`` names on decoded tile ``t`` is of ``kind`` (a field; a road:
+    where roads meet) and point (fu, fv) (tile units, board orientation) lies within ``within``
+    tile sides (label raster, :func:`segment_distance`) of another road of that tile."""
     seg = t.tile.segment_index_on_board(slot, t.rot)
-    if seg is None or t.tile.segments[seg].kind is not Kind.FIELD:
+    if seg is None or t.tile.segments[seg].kind is not kind:
         return False
-    return any(sg.kind is Kind.ROAD and segment_distance(t.segments, i, fu, fv) <= within
+    return any(sg.kind is Kind.ROAD and i != seg and segment_distance(t.segments, i, fu, fv) <= within
                for i, sg in enumerate(t.tile.segments))
 
 

@@ -3274,6 +3274,25 @@ def test_a_follower_read_standing_in_a_field_beside_a_road_is_offered_on_that_ro
         assert not asked.ambiguous, ons
 
 
+def test_a_thief_read_where_an_xs_roads_meet_is_offered_on_each_road() -> None:
+    """Photo game 2806: blue's thief on an X's road stood by its village, and the last photo read
+    it on the road beside (the reader reports such a figure among the snapped figures, ``vision``
+    config ``figures.junction_doubt``): blue 2 short at the end. Its turn's step offers it on
+    each other road of the X, where one ends otherwise."""
+    x = tile("X")
+    game = start_game()  # D: its road runs west-east, its city to the north
+    res = first_step(game)
+    game.play(Turn("red", x, (1, 0), 0, meeple="W"))  # red's thief on the X's road to the start tile
+    truth = photo(game)
+    beside = replace(truth, meeples=tuple(replace(m, on="S") if m.at == (1, 0) else m for m in truth.meeples))
+    asked = look(res, beside, [((1, 0), "red", "S")])
+    ons = [a.record.turns[-1].meeple for a in asked.alternatives]
+    assert ons[0] == "S" and "W" in ons, ons
+    assert any("stands on the road (W)" in a.summary for a in asked.alternatives)
+    plain = look(res, beside, [])
+    assert not plain.ambiguous
+
+
 def _unowned_r_in_blues_city() -> tuple[Game, FollowResult, tuple[int, int], tuple[TileType, int]]:
     """Red laid an R beside the start tile's city with no follower (photographed), then blue an
     E joining the R's city with a knight on it (not yet): the game, the step's result after the

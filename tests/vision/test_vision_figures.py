@@ -586,6 +586,33 @@ def test_meeples_report_a_standing_figure_left_in_a_field_beside_a_road_among_th
         assert snapped == ({((0, 0), "red", m.on)} if reported else set()), (v, lying)
 
 
+def test_meeples_report_a_figure_standing_where_an_xs_roads_meet_among_the_snapped() -> None:
+    """Photo game 2806's last thief stood on an X's road by its village, its foot measured 0.006
+    tile off that road, on the road beside it. A standing figure read on a road within
+    ``figures.junction_doubt`` of another road of its tile is reported among the snapped figures;
+    one well along its road, or lying there, is not."""
+    r = BoardReader()
+    temps = build_templates([load_catalog().tiles["X"]], int(r.cfg["classify"]["points"]), r.cfg["classify"])
+    t = temps[0]
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+    west = t.tile.segment_index_on_board("W", t.rot)
+    row = t.segments[t.segments.shape[0] // 2]
+    inner = (np.nonzero(row == west)[0].max() + 1) / t.segments.shape[0]  # where the west road ends
+    doubt = float(r.cfg["figures"]["junction_doubt"])
+
+    def blob(u: float, lying: bool) -> Blob:  # the figure's middle north of its foot
+        return Blob("red", (int(100 * u) - 5, 20, 10, 30), (100.0 * u, 50.0), 0.05, lying, 0.9, {"cell_tile": 1.0})
+
+    for u, lying, reported in ((inner - 0.5 * doubt, False, True), (inner - 4 * doubt, False, False),
+                               (inner - 0.5 * doubt, True, False)):
+        snapped: set = set()
+        (m,) = r._meeples([blob(u, lying)], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+        if not lying:
+            assert m.on == "W", (u, m.on)
+        assert snapped == ({((0, 0), "red", m.on)} if reported else set()), (u, lying)
+
+
 def test_a_blob_read_standing_at_a_slant_with_a_ragged_square_outline_carries_its_lying_foot() -> None:
     """:func:`vision.figures._blob` reads every figure at a slant (vert ``figures.flat_max_vert``
     or more) standing; one whose outline is as ragged as a lying farmer's (solidity under
