@@ -279,10 +279,17 @@ PHANTOM_ASK_GAP = 12.0
 #: questions a game, nearly all answered with the tile the photo liked best.
 RIVAL_ASK_GAP = 1.0
 #: ... and within this much where the rival differs from it at one edge only, by a road there,
-#: and the follower stands at that edge (:func:`_stub_under_follower`): a figure on a road's
+#: and the follower stands at that edge (:func:`_edge_under_follower`): a figure on a road's
 #: stub hides it (photo game 1869: red's thief on an S's stub, the S read as a C by 1.3, taken
 #: as a knight on the city, two points over; 1634, a thief on an A's stub read as a B).
 STUB_ASK_GAP = 2.5
+#: ... and within this much where the rival differs from it at one edge only, by a field there
+#: where the tile has a city, and the follower stands at that edge (:func:`_edge_under_follower`):
+#: a figure lying or standing on a tile's edge covers the strip of field along it, and the photo
+#: reads the city beside it as reaching the edge (fresh photo game 2681: red's farmer on a Q's
+#: field edge, the Q read as a C by 5.6 and laid with a knight, red 3 over; 2821, a farmer on an
+#: F's field edge laid as a Q).
+FIELD_STRIP_ASK_GAP = 6.0
 #: ... and within this much when the step asks of the new tile anyway (the crest under its
 #: follower, or where the tile lies): the players look at the tile for that question, so a
 #: rival further behind costs no question of its own (fresh photo game 2000: red's farmer on
@@ -3941,7 +3948,8 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
     out: list[tuple[Alternative, Game]] = []
     asked: list[Turn] = []
     finals = {_final_key(end_game)}
-    rivals = [(base_i + k, t, list(_close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP)))
+    rivals = [(base_i + k, t, list(_close_rivals(cev, t, tuple(record.expansions), gap=gap, stub_gap=STUB_ASK_GAP,
+                                                 strip_gap=FIELD_STRIP_ASK_GAP)))
               for k, t in enumerate(turns)
               if t.at in covered and t.tile is not None and t.at is not None and not t.discarded]
     for i, t, close in rivals:
@@ -3983,39 +3991,51 @@ def _hidden_rivals(record: GameRecord, end_game: Game, before: Game, turns: tupl
 
 def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tuple[str, ...],
                   twin_gap: float | None = None, gap: float = RIVAL_ASK_GAP,
-                  stub_gap: float | None = None) -> Iterator[tuple[TileType, int]]:
+                  stub_gap: float | None = None, strip_gap: float | None = None) -> Iterator[tuple[TileType, int]]:
     """The tiles (with their rotations) that the evidence ``ev`` ranks within ``gap``
     (:data:`RIVAL_ASK_GAP`) of turn ``t``'s own tile on its cell, another kind of tile (a figure
     hides a part of its tile, not which way it lies), its shield twins within ``twin_gap``
     (:func:`_shield_twins`; none without it), and tiles with a road's stub under its follower
-    within ``stub_gap`` (:func:`_stub_under_follower`; none without it), likeliest first."""
+    within ``stub_gap`` and tiles with a strip of field under it within ``strip_gap``
+    (:func:`_edge_under_follower`; none without them), likeliest first."""
     if t.tile is None or t.at is None:
         return
     mine = ev.score(t.at, t.tile, t.rot)
     if mine is None:
         return
     twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, expansions)}
-    reach = max(gap, twin_gap if twin_gap is not None else gap, stub_gap if stub_gap is not None else gap)
+    reach = max(gap, *(g for g in (twin_gap, stub_gap, strip_gap) if g is not None))
     for v, rival, rot in ev.ranked(t.at):
         if v < mine - reach:
             break
         within = twin_gap if rival.id in twins else gap
-        if stub_gap is not None and rival.id not in twins and _stub_under_follower(t, rival, rot):
+        edge = _edge_under_follower(t, rival, rot) if rival.id not in twins else None
+        if edge is Kind.ROAD and stub_gap is not None:
             within = max(gap, stub_gap)
+        elif edge is Kind.FIELD and strip_gap is not None:
+            within = max(gap, strip_gap)
         if rival.id == t.tile.id or within is None or v < mine - within:
             continue
         yield rival, rot
 
 
-def _stub_under_follower(t: Turn, rival: TileType, rot: int) -> bool:
-    """Whether ``rival`` at ``rot`` differs from turn ``t``'s tile at one edge only, with a road
-    there, and ``t``'s follower stands at that edge: the figure may hide the road's stub (the
-    stub of an S or an A is about a figure's base long; see :func:`_hides_its_road`)."""
+def _edge_under_follower(t: Turn, rival: TileType, rot: int) -> Kind | None:
+    """Where ``rival`` at ``rot`` differs from turn ``t``'s tile at one edge only and ``t``'s
+    follower stands at that edge: :attr:`Kind.ROAD` when the rival has a road there, the stub the
+    figure may hide (the stub of an S or an A is about a figure's base long; see
+    :func:`_hides_its_road`); :attr:`Kind.FIELD` when the rival has a field there where the tile
+    has a city, the strip of field along the edge the figure may cover (fresh photo game 2681);
+    else None."""
     if t.tile is None or t.meeple is None or t.meeple not in SLOT_EDGE:
-        return False
-    theirs = PlacedTile(rival, rot)
-    differ = _edges_that_differ(PlacedTile(t.tile, t.rot), theirs)
-    return differ == [SLOT_EDGE[t.meeple]] and theirs.kind_at(differ[0]) is Kind.ROAD
+        return None
+    mine, theirs = PlacedTile(t.tile, t.rot), PlacedTile(rival, rot)
+    differ = _edges_that_differ(mine, theirs)
+    if differ != [SLOT_EDGE[t.meeple]]:
+        return None
+    kind = theirs.kind_at(differ[0])
+    if kind is Kind.ROAD or (kind is Kind.FIELD and mine.kind_at(differ[0]) is Kind.CITY):
+        return kind
+    return None
 
 
 def _read_slot(t: Turn, read_on: Mapping[Cell, tuple[str, str]] | None) -> str | None:
@@ -4071,7 +4091,8 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
     the photos' summed evidence (``total``) ranks within :data:`RIVAL_ASK_GAP` of the turn's (or
     ``per_photo`` times the photos summed there, where that is more), and each shield twin
     within :data:`CREST_ASK_GAP` (or that), and each with a road's stub where the follower stands
-    (:func:`_stub_under_follower`) within :data:`STUB_ASK_GAP` (for each photo summed, where
+    (:func:`_edge_under_follower`) within :data:`STUB_ASK_GAP`, a strip of field there within
+    :data:`FIELD_STRIP_ASK_GAP` (each for each photo summed, where
     ``per_photo`` is given), with the follower on each of its features (:func:`_follower_slots`'
     order), where the record replays so and the end totals are new.
     ``record`` is the record before this step's ``turns``. Returns the record with the turns
@@ -4090,8 +4111,9 @@ def _revised_rivals(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
         # summed (fresh photo game 2595: red's farmer beside an S's stub, missed by its turn's
         # photo; the S 7.2 behind the C read over three photos, 2.4 a photo)
         stub = STUB_ASK_GAP * photos if per_photo else STUB_ASK_GAP
+        strip = FIELD_STRIP_ASK_GAP * photos if per_photo else FIELD_STRIP_ASK_GAP
         for rival, rot in _close_rivals(summed, t, tuple(record.expansions), twin_gap=max(CREST_ASK_GAP, gap),
-                                        gap=gap, stub_gap=stub):
+                                        gap=gap, stub_gap=stub, strip_gap=strip):
             _offer_rival(full, i, rival, rot, turns, before, finals, asked, out)
     return _rival_question(full, end_game, before, turns, asked, out)
 

@@ -23,12 +23,17 @@ def tile(tid: str):  # noqa: ANN201 - test helper
     return t
 
 
+#: how far below ``BASE`` a cell's other tiles lie: the tile read leads them by 5 plus this,
+#: beyond every gap within which a follower's step asks about a rival (FIELD_STRIP_ASK_GAP)
+BACKGROUND = 1.5
+
+
 def flat() -> dict[tuple[str, int], float]:
     """A cell's evidence with nothing standing out: every base tile at each distinct rotation."""
     out = {}
     for tid in sorted(load_catalog().box("base", ())):
         for r in tile(tid).rotations():
-            out[(tid, r)] = BASE - 0.01 * len(out)  # no ties, as in a real photo
+            out[(tid, r)] = BASE - BACKGROUND - 0.01 * len(out)  # no ties, as in a real photo
     return out
 
 

@@ -3293,6 +3293,31 @@ def test_a_thief_read_where_an_xs_roads_meet_is_offered_on_each_road() -> None:
     assert not plain.ambiguous
 
 
+@pytest.mark.parametrize(("behind", "offered"), [(5.6, True), (6.5, False)])
+def test_a_farmer_on_a_field_strip_read_as_a_city_reaching_the_edge_is_asked_about(behind: float,
+                                                                                  offered: bool) -> None:
+    """Fresh photo game 2681: red's farmer lay on a Q's field edge and hid the strip of field;
+    the photo read a C (a city to every edge) by 5.6, with a knight at that edge, red 3 over. A
+    rival that differs at the follower's edge only, by a field where the tile read has a city, is
+    offered within :data:`FIELD_STRIP_ASK_GAP`; one further behind is not."""
+    from scorer.follow import FIELD_STRIP_ASK_GAP
+
+    assert STUB_ASK_GAP < 5.6 < FIELD_STRIP_ASK_GAP < 6.5
+    game = start_game()  # D: its city to the north
+    res = first_step(game)
+    cell = (0, -1)
+    game.play(Turn("red", tile("Q"), cell, 180, meeple="N"))  # the Q's field to the north, red's farmer on it
+    as_c = _read_as(photo(game), cell, "C", 0)  # the figure read on the C's city at its north edge
+    close = {cell: {("C", 0): BASE + 5.0, ("Q", 180): BASE + 5.0 - behind}}
+    asked = step(res, as_c, evidence_for(as_c, close))
+    assert _laid(asked, cell) == "C"
+    laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
+    assert (("Q", "N") in laid) is offered, laid
+    if offered:
+        right = next(a for a in asked.alternatives if a.record.turns[-1].tile.id == "Q")
+        assert dict(right.final) == game.final_report().final
+
+
 def _unowned_r_in_blues_city() -> tuple[Game, FollowResult, tuple[int, int], tuple[TileType, int]]:
     """Red laid an R beside the start tile's city with no follower (photographed), then blue an
     E joining the R's city with a knight on it (not yet): the game, the step's result after the
