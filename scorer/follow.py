@@ -159,8 +159,10 @@ Evidence = Mapping[Cell, Mapping[tuple[str, int], float]]
 #: id, rotation in the record's frame). Photos are independent looks at a tile that never
 #: changes, so the sum tells tiles apart far better than any one photo.
 EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
-# a photo that shows no new tile and misses a tile at least this many photos showed is not used:
-# the tile laid since may be among those it misses (follow_step)
+#: A photo that shows no new tile and misses a tile at least this many photos showed is not
+#: used: the tile laid since may be among those it misses (:func:`follow_step`; photo game 2829).
+#: A tile fewer photos showed may be a cell of the table read as a tile, which such photos take
+#: out (:func:`_unconfirmed`).
 MISSED_TILE_MIN_PHOTOS = 2
 #: The followers seen on each cell of the record, photo after photo (:attr:`FollowResult.figures_seen`):
 #: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
