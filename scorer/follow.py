@@ -2162,8 +2162,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         if why:
             return not_used(why)
         shown = {transform.cell(e.at) for e in state.tiles}
-        missed = [c for c in set(ref) - shown if (evidence_total or {}).get(c, (0,))[0] >= MISSED_TILE_MIN_PHOTOS]
-        if shown <= set(ref) and missed:
+        missed = [c for c in ref.keys() - shown if (evidence_total or {}).get(c, (0,))[0] >= MISSED_TILE_MIN_PHOTOS]
+        if shown <= ref.keys() and missed:
             # nothing it adds, and the tile laid since may be among those it misses (photo game
             # 2829: the last photo, of a board on orange wood, lost the new tile and one more at
             # the board's edge, and the game ended a turn short). Not a tile fewer photos showed,
@@ -2172,7 +2172,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)
-        max_gap = max(max_gap, sum(1 for e in state.tiles if transform.cell(e.at) not in ref))
+        max_gap = max(max_gap, len(shown - ref.keys()))
     if state.tiles and matched == 0:
         warnings.append("no tile of the photo matches the game so far; the photo is taken as it is")
     aligned = transform_state(state, transform)
