@@ -164,6 +164,12 @@ EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
 #: A tile fewer photos showed may be a cell of the table read as a tile, which such photos take
 #: out (:func:`_unconfirmed`).
 MISSED_TILE_MIN_PHOTOS = 2
+#: A photo whose new cells include at least this many the reader did not recognise is not used,
+#: unless the photo before it was not used either (:func:`follow_step`): a cell of the table read
+#: as a tile (a hole in the board under glare) and a new tile in glare both read so, and the
+#: follower cannot tell them apart (photo game 2927: the last photo read the hole beside the new
+#: E and the E itself unrecognised, and laid a tile on each, a turn too many).
+UNRECOGNISED_NEW_MAX = 2
 #: The followers seen on each cell of the record, photo after photo (:attr:`FollowResult.figures_seen`):
 #: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
 #: record's frame) of every follower seen on it, or ``None`` when the photo did not show the cell.
@@ -2169,6 +2175,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             # the board's edge, and the game ended a turn short). Not a tile fewer photos showed,
             # which may be a cell of the table read as a tile (:func:`_unconfirmed`)
             return not_used(f"the photo shows no new tile and misses {len(missed)} of the board's")
+        unknown = sorted(transform.cell(e.at) for e in state.tiles
+                         if not e.tile.known and transform.cell(e.at) not in ref)
+        if len(unknown) >= UNRECOGNISED_NEW_MAX and unfit is None:
+            return not_used(f"the new cells at {', '.join(str(list(c)) for c in unknown)} are not recognised "
+                            "(glare? a cell of the table read as a tile?)")
         matched = max(matched, agree)
         cev = _CellEvidence(evidence, transform)
         # a photo that passed shows every new cell it has for real (see _unusable)

@@ -174,6 +174,37 @@ def test_a_photo_with_no_new_tile_that_misses_one_of_the_board_is_not_used() -> 
     assert res.used and len(res.turns) == 1 and res.turns[0].tile.id == "B"
 
 
+def test_a_photo_with_two_new_cells_it_cannot_recognise_is_not_used() -> None:
+    """Photo game 2927: the last photo read the hole the new E closed (table, in a lamp's
+    glare) and the E itself as two unrecognised cells, and a tile was laid on each: a turn too
+    many, red 2 over. A table cell read as a tile and a new tile in glare read alike: the photo
+    is not used (the player takes it again). The photo after one not used is taken as before,
+    and so is a photo with one new cell unrecognised."""
+    from scorer.catalog import UNKNOWN_TILE
+
+    game = start_game()
+    first = follow_step(None, None, photo(game), from_start=True)
+    game.play(Turn("red", tile("U"), (1, 0), 0))
+    truth = photo(game)
+    ghost = TileEntry((0, 1), UNKNOWN_TILE, 0, 0.3)
+    for ghosted in (True, False):
+        unclear = replace(truth, tiles=tuple(replace(e, tile=UNKNOWN_TILE, rot=0, confidence=0.3)
+                                             if e.at == (1, 0) else e for e in truth.tiles)
+                          + ((ghost,) if ghosted else ()))
+        ev = evidence_for(unclear)
+        ev[(1, 0)] = ev[(0, 1)] = flat()
+        res = follow_step(first.record, first.corrected_state, unclear, evidence=ev,
+                          evidence_total=first.evidence_total)
+        if not ghosted:
+            assert res.used and [t.at for t in res.turns] == [(1, 0)]
+            continue
+        assert not res.used and res.record == first.record
+        assert any("new cells at [0, 1], [1, 0] are not recognised" in w for w in res.warnings), res.warnings
+        again = follow_step(first.record, first.corrected_state, unclear, evidence=ev,
+                            evidence_total=first.evidence_total, unfit=res.unfit)
+        assert again.used and len(again.turns) == 2
+
+
 def test_start_tile_cell_and_rotation_come_from_the_evidence() -> None:
     # the first photo shows the start tile, read as something else, and a cell of table
     state = State(game="base", players=PLAYERS, tiles=(TileEntry((0, 0), tile("B"), 0, 0.9),
