@@ -164,6 +164,11 @@ EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
 #: A tile fewer photos showed may be a cell of the table read as a tile, which such photos take
 #: out (:func:`_unconfirmed`).
 MISSED_TILE_MIN_PHOTOS = 2
+#: The warning of a photo used that shows no new tile: it may have missed one (in glare, at the
+#: photo's edge: photo game 2603, red's N), and the players, who know whether a tile was laid,
+#: are told to take it again then.
+NO_NEW_TILE = ("the photo shows no new tile: if one was laid since the last photo, take the photo again "
+               "(in even light, the whole board in view)")
 #: A photo whose new cells include at least this many the reader did not recognise is not used,
 #: unless the photo before it was not used either (:func:`follow_step`): a cell of the table read
 #: as a tile (a hole in the board under glare) and a new tile in glare both read so, and the
@@ -2681,6 +2686,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         confidence[c] = _conf(e.confidence)
     figures = _add_figures({c: v for c, v in (figures_seen or {}).items() if c in end_game.board.tiles}, meeples,
                            end_game.board.tiles, seen, weak)
+    if not new_tiles:
+        warnings.append(NO_NEW_TILE)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings), evidence_total=total, figures_seen=figures,

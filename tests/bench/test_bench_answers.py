@@ -76,3 +76,35 @@ def test_of_answers_that_end_alike_the_players_answer_where_their_followers_stan
     assert answer([alt(truth, final, {"red": 1, "blue": 2}), alt(none, final)], track, final, truth=truth) == 1
     assert answer([alt(truth, final), alt(truth, final)], track, final, truth=truth) == 0
     assert answer([alt(none, final, {"red": 1, "blue": 2})], track, final, truth=truth) is None
+
+
+def test_a_photo_that_shows_no_new_tile_where_one_was_laid_is_taken_again() -> None:
+    """Photo game 2603: red's N, in a lamp's glare, was missed by the photo of its turn, which
+    showed no new tile and was used as a photo of no turn; the game ended a turn short. The
+    follower says so (``NO_NEW_TILE``) and the players, who laid a tile, take the photo again.
+    Where the retake shows no more, the photo used stands (the next photo shows the turn with its
+    own); a photo with the new tile on it is not taken again."""
+    from bench.bench_follow import follow, true_states
+    from scorer.follow import NO_NEW_TILE
+
+    truth = random_game(2603, ("red", "blue"), turns=3)
+    states, tracks, _ = true_states(truth)
+    for retake_shows in (True, False):
+        takes: list[tuple[int, int]] = []
+
+        def read(state, prior, take: int, shows: bool = retake_shows, seen: list = takes):  # noqa: ANN001, ANN202
+            k = states.index(state)
+            seen.append((k, take))
+            return states[k - 1] if k == 2 and (take == 0 or not shows) else state
+
+        record, _, _, _, _, retakes, left_out = follow(states, tracks, False, read, from_start=True)
+        assert retakes == 1 and left_out == 0 and (2, 1) in takes
+        # the retake shows the turn; else the next photo shows it with its own, a gap of two
+        assert sorted(t.at for t in record.turns) == sorted(t.at for t in truth.turns)
+    # the follower's warning says so, and only where the photo shows no new tile
+    from scorer.follow import follow_step
+
+    first = follow_step(None, None, states[0], from_start=True)
+    same = follow_step(first.record, first.corrected_state, states[0])
+    assert NO_NEW_TILE in same.warnings and not same.turns
+    assert NO_NEW_TILE not in follow_step(first.record, first.corrected_state, states[1]).warnings
