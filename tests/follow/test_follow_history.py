@@ -3250,6 +3250,37 @@ def test_a_rival_a_little_further_behind_is_offered_with_the_crest_question(behi
     assert ("I" in laid) is offered, laid
 
 
+@pytest.mark.parametrize(("w_behind", "a_behind", "offered"), [(0.5, 1.8, True), (8.0, 1.8, False),
+                                                              (0.5, 2.5, False)])
+def test_once_the_tile_under_a_follower_is_asked_rivals_a_little_further_behind_come_too(
+        w_behind: float, a_behind: float, offered: bool) -> None:
+    """Fresh photo game 2949: red's monk on an A, in a lamp's glare, hid the monastery; the photo
+    read a V with the figure on its road, the W 0.3 behind and the A 1.8 behind. The step asked
+    V or W (within :data:`RIVAL_ASK_GAP`), never the A, and red ended a point short (here blue's
+    monk). Once the
+    players are asked which tile lies under the follower they look at the tile: rivals within
+    :data:`RIVAL_CROSS_GAP` are offered too. A rival that far behind asks nothing on its own, and
+    one further behind is not offered."""
+    from scorer.follow import RIVAL_CROSS_GAP
+
+    assert w_behind > RIVAL_ASK_GAP or w_behind < RIVAL_ASK_GAP < a_behind
+    assert (a_behind < RIVAL_CROSS_GAP) is (a_behind == 1.8)
+    game = start_game()  # D: its road runs west-east, its city to the north
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (-1, 0), 0))  # the road longer to the west: a thief and a monk score apart
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("A"), (1, 0), 90, meeple="C"))  # the A's road to the start tile, blue's monk
+    truth = photo(game)
+    as_v = replace(_read_as(truth, (1, 0), "V", 0),  # V at 0 joins W and S
+                   meeples=tuple(replace(m, on="W") if m.at == (1, 0) else m for m in truth.meeples))
+    close = {(1, 0): {("V", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - w_behind, ("A", 90): BASE + 5.0 - a_behind}}
+    asked = step(res, as_v, evidence_for(as_v, close))
+    assert _laid(asked, (1, 0)) == "V"
+    assert asked.ambiguous is (w_behind < RIVAL_ASK_GAP)
+    laid = {(a.record.turns[-1].tile.id, a.record.turns[-1].meeple) for a in asked.alternatives}
+    assert (("A", "C") in laid) is offered, laid
+
+
 @pytest.mark.parametrize("weak", [True, False])
 def test_a_follower_read_standing_in_a_field_beside_a_road_is_offered_on_that_road(weak: bool) -> None:
     """A thief whose foot the photo measured just beside its road, across the camera's vertical,
