@@ -173,7 +173,8 @@ NO_NEW_TILE = ("the photo shows no new tile: if one was laid since the last phot
 #: unless the photo before it was not used either (:func:`follow_step`): a cell of the table read
 #: as a tile (a hole in the board under glare) and a new tile in glare both read so, and the
 #: follower cannot tell them apart (photo game 2927: the last photo read the hole beside the new
-#: E and the E itself unrecognised, and laid a tile on each, a turn too many).
+#: E and the E itself unrecognised, and laid a tile on each, a turn too many). Not The Castle's,
+#: whose turns may lay several tiles at once (wall tile 1).
 UNRECOGNISED_NEW_MAX = 2
 #: The followers seen on each cell of the record, photo after photo (:attr:`FollowResult.figures_seen`):
 #: per cell, one entry per photo used since the cell was laid: the (player, board slot in the
@@ -2182,7 +2183,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return not_used(f"the photo shows no new tile and misses {len(missed)} of the board's")
         unknown = sorted(transform.cell(e.at) for e in state.tiles
                          if not e.tile.known and transform.cell(e.at) not in ref)
-        if len(unknown) >= UNRECOGNISED_NEW_MAX and unfit is None:
+        if len(unknown) >= UNRECOGNISED_NEW_MAX and unfit is None and record.game != "castle":
             return not_used(f"the new cells at {', '.join(str(list(c)) for c in unknown)} are not recognised "
                             "(glare? a cell of the table read as a tile?)")
         matched = max(matched, agree)
