@@ -3257,10 +3257,9 @@ def test_once_the_tile_under_a_follower_is_asked_rivals_a_little_further_behind_
     """Fresh photo game 2949: red's monk on an A, in a lamp's glare, hid the monastery; the photo
     read a V with the figure on its road, the W 0.3 behind and the A 1.8 behind. The step asked
     V or W (within :data:`RIVAL_ASK_GAP`), never the A, and red ended a point short (here blue's
-    monk). Once the
-    players are asked which tile lies under the follower they look at the tile: rivals within
-    :data:`RIVAL_CROSS_GAP` are offered too. A rival that far behind asks nothing on its own, and
-    one further behind is not offered."""
+    monk). Once the players are asked which tile lies under the follower they look at the tile:
+    rivals within :data:`RIVAL_CROSS_GAP` are offered too. A rival that far behind asks nothing
+    on its own, and one further behind is not offered."""
     from scorer.follow import RIVAL_CROSS_GAP
 
     assert w_behind > RIVAL_ASK_GAP or w_behind < RIVAL_ASK_GAP < a_behind
