@@ -2181,8 +2181,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             # the board's edge, and the game ended a turn short). Not a tile fewer photos showed,
             # which may be a cell of the table read as a tile (:func:`_unconfirmed`)
             return not_used(f"the photo shows no new tile and misses {len(missed)} of the board's")
-        unknown = sorted(transform.cell(e.at) for e in state.tiles
-                         if not e.tile.known and transform.cell(e.at) not in ref)
+        unknown = sorted(c for e in state.tiles if not e.tile.known and (c := transform.cell(e.at)) not in ref)
         if len(unknown) >= UNRECOGNISED_NEW_MAX and unfit is None and record.game != "castle":
             return not_used(f"the new cells at {', '.join(str(list(c)) for c in unknown)} are not recognised "
                             "(glare? a cell of the table read as a tile?)")
