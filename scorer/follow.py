@@ -1223,6 +1223,46 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
     return max(options)[1], tile, placed.tile
 
 
+def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence, new_cells: Iterable[Cell],
+                         taken: Mapping[Cell, TileEntry], trust: float) -> dict[Cell, TileEntry]:
+    """Tiles of the record that give up their coat-of-arms twin to a new tile: where the photo's
+    likeliest tile for a new cell is a twin the box no longer holds, ahead of the twin it still
+    holds by more than :data:`SWAP_TIE`, a cell of the record holding that twin whose evidence
+    summed over at least :data:`SWAP_MIN_PHOTOS` photos does not tell the twins apart (within
+    ``SWAP_TIE``: a follower of a crest's colour stands on it) takes the other twin, so that
+    the new tile can be laid as the photo shows it (:func:`_twin_swap` does the same for a tile
+    laid before, once photos since have summed its evidence; a new tile has one photo, and the
+    last turn's no more). Cells in ``taken`` (already rewritten) are left alone. Returns each
+    such cell with its new tile. Photo game 5104 (4 players): blue's G under its farmer, the
+    crest hidden either way, was laid as F, the twin with more copies; the last turn's F, its
+    crest seen, was then laid as G, the box's two Fs used, and yellow's city lost its crest."""
+    out: dict[Cell, TileEntry] = {}
+    board = game.board
+    for c in sorted(new_cells):
+        if not board.can_hold(c):
+            continue
+        legal = [(v, tile, rot) for v, tile, rot in cev.ranked(c)
+                 if not _foreign(tile, board) and not board.edge_conflicts(c, tile, rot)]
+        if not legal or game.box.get(legal[0][1].id or "", 0) > 0:
+            continue
+        v, tile, rot = legal[0]
+        other_twin = next(((w, t) for w, t, r in legal[1:] if t.id != tile.id and game.box.get(t.id or "", 0) > 0
+                           and _twins(t, r, tile, rot)), None)
+        if other_twin is None or v - other_twin[0] <= SWAP_TIE:
+            continue
+        options = []
+        for cell, p in board.tiles.items():
+            if cell in taken or cell in out or p.tile.id != tile.id or total.photos.get(cell, 0) < SWAP_MIN_PHOTOS:
+                continue
+            mine, theirs = total.score(cell, p.tile, p.rot), total.score(cell, other_twin[1], p.rot)
+            if mine is not None and theirs is not None and theirs >= mine - SWAP_TIE:
+                options.append((theirs - mine, cell))
+        if options:
+            cell = max(options)[1]
+            out[cell] = TileEntry(at=cell, tile=other_twin[1], rot=board.tiles[cell].rot, confidence=trust)
+    return out
+
+
 def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transform, agree: int,
               max_gap: int, image: tuple[int, int] | None = None) -> str | None:
     """Why a photo read with evidence cannot be followed (``None`` when it can).
@@ -2215,6 +2255,11 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
                                   EVIDENCE_TWIN_MARGIN).items():
             doubted[c] = e
+        # a new tile whose coat of arms the box's last copies hold back (twins under a follower)
+        fresh = [c for c in seen if c not in game.board.tiles and c not in crest_blue]
+        for c, e in _twins_for_new_tiles(game, cev, total_now, fresh, doubted, trust).items():
+            doubted[c] = e
+            summed.add(c)
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         e = seen.get(cell)
         if e is None:

@@ -37,6 +37,7 @@ from scorer.follow import (
     _shield_twins,
     follow_step,
     new_game,
+    same_tile,
 )
 from scorer.geometry import SLOTS
 
@@ -635,6 +636,43 @@ def test_a_tile_seen_in_two_photos_takes_no_twin_from_another_cell() -> None:
         sums = _Sums(scores, photos)
         out = _doubted(game, sums, 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)  # type: ignore[arg-type]
         assert {c: e.tile.id for c, e in out.items()} == swapped, photos
+
+
+def _twins_boost(game: Game, cell: tuple[int, int], f: float, g: float) -> dict:
+    """Evidence on ``cell`` for F and G at the rotations of the tile laid there."""
+    placed = game.board.tiles[cell]
+    return {cell: {(t.id, r): v for t, v in ((tile("F"), f), (tile("G"), g)) for r in t.rotations()
+                   if same_tile(t, r, t, placed.rot)}}
+
+
+@pytest.mark.parametrize("lead, swapped", [(1.5, True), (0.4, False)])
+def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead: float, swapped: bool) -> None:
+    """Photo game 5104 (4 players): blue's G under its farmer, its crest hidden either way, was
+    laid as F (the twin with more copies left); the last turn's F, its crest seen, was then laid
+    as G, the box's two Fs used, a point short. A new tile whose photo puts the twin the box no
+    longer holds ahead by more than ``SWAP_TIE`` takes it from a tile whose photos tie the
+    twins (:func:`_twins_for_new_tiles`); a lead within the tie leaves both as they are."""
+    game = start_game()
+    f, g = tile("F"), tile("G")
+    c1, r1, *_ = next(iter(game.board.legal_placements(f)))
+    game.play(Turn("red", f, c1, r1))
+    res = first_step(start_game())
+    res = step(res, photo(game))
+    c2, r2 = next((c, r) for c, r, *_ in game.board.legal_placements(g))
+    farmer = rotate_slot("N", r2)
+    game.play(Turn("blue", g, c2, r2, meeple=farmer))
+    for _ in range(SWAP_MIN_PHOTOS):  # the twins tied under blue's farmer in every photo
+        s = photo(game)
+        res = step(res, s, evidence_for(s, _twins_boost(game, c2, BASE + 5.0, BASE + 5.0)))
+    assert next(t for t in res.record.turns if t.at == c2).tile.id == "F"  # type: ignore[union-attr]
+    c3, r3 = next((c, r) for c, r, *_ in game.board.legal_placements(f) if c not in (c1, c2))
+    truth = deepcopy(game)
+    truth.play(Turn("red", f, c3, r3))
+    s = photo(truth)
+    boost = _twins_boost(game, c2, BASE + 5.0, BASE + 5.0) | _twins_boost(truth, c3, BASE + 5.0 + lead, BASE + 5.0)
+    res = step(res, s, evidence_for(s, boost))
+    laid = {t.at: t.tile.id for t in res.record.turns if t.at is not None and t.tile is not None}
+    assert (laid[c3], laid[c2]) == (("F", "G") if swapped else ("G", "F"))
 
 
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
