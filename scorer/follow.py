@@ -2342,6 +2342,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     sightings: FiguresSeen | None = None
     unrevised = record  # the record before the followers' revisions from the photos
     reopened: set[Cell] = set()  # later turns a moved follower no longer keeps from a hidden follower
+    reseated: set[Cell] = set()  # turns without a follower the photos since gave another player
     blue_joined: set[Cell] = set()  # cells of earlier turns whose blue follower the photos since moved
     reowned: set[Cell] = set()  # cells of earlier turns whose follower the photos since gave another owner
     gained: set[Cell] = set()  # cells of earlier turns without a follower that the photos since gave one
@@ -2366,6 +2367,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # 2595: red's farmer missed by its turn's photo, which gave red's S, read as C, to blue)
         reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
                    and owners[t.at] != t.player} - gained
+        # a turn without a follower given to another player (a ghost tile's turn taken out,
+        # :func:`_reseated`): its hidden-follower question was asked of the wrong player
+        reseated = {t.at for t in record.turns if t.at in owners and t.meeple is None and not t.discarded
+                    and owners[t.at] != t.player}
         if total_now is not None and evidence_total is not None:
             doubted_under = _contested_rivals(record, game, evidence_total, total_now, covered) - gained - reowned
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
@@ -2514,7 +2519,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
 
     def past_hidden(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
         return _past_hidden_followers(replace(prior, turns=prior.turns + these), then, game, rewritten, these,
-                                      reopened)
+                                      reopened, reseated)
 
     def past_ask() -> list[tuple[Alternative, Game]]:
         return past_hidden(record, chosen_turns, end_game)
@@ -2538,9 +2543,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     recoloured_why = "a figure on a new tile was read in another player's colour: it may be no follower of that " \
         "turn; the players are asked"
     rivals_why = "a follower on a new tile may hide what tells it from another tile: the players are asked"
-    past_why = "a tile corrected from the photos closes a feature in its own turn, or a follower the photos moved " \
-        "no longer stands on a feature a later tile closed: its player may have put a follower there (it scored " \
-        "and went home)"
+    past_why = "a tile corrected from the photos closes a feature in its own turn, a follower the photos moved " \
+        "no longer stands on a feature a later tile closed, or a turn went to another player: its player may have " \
+        "put a follower there (it scored and went home)"
     # the photo's followers on new tiles, by cell, where it read them (see _hidden_rivals)
     read_on = {c: (m.player, m.on) for c, m in visible.items()}
 
@@ -2593,7 +2598,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     # tile's farmer read on its road, in a step that asked of the crest under it); so is a
     # hidden follower on a tile the photos corrected (photo game 1153: blue's L, read as D, closed
     # its road with a thief on it, corrected in a step whose new tile had a hidden-follower question)
-    for ask, why, question, any_to_ask in ((past_ask, past_why, past_hidden, rewritten or reopened),
+    for ask, why, question, any_to_ask in ((past_ask, past_why, past_hidden, rewritten or reopened or reseated),
                                            (snapped_ask, snapped_why, snapped, weak),
                                            (late_ask, late_why, late_seen, late),
                                            (recoloured_ask, recoloured_why, recoloured, visible)):
@@ -3001,6 +3006,10 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
             fixed, game = reordered
             warnings.append(f"{t.player}'s next turn, at {list(fixed.turns[i].at or ())}, takes its place in the "
                             "turn order")
+        elif (reseated := _reseated(fixed, i, t.player)) is not None:
+            fixed, game = reseated
+            warnings.append(f"the turns after it go to the players in turn order from {t.player} on (no follower "
+                            "of theirs says otherwise)")
     return _kept(fixed, game)
 
 
@@ -3025,6 +3034,34 @@ def _next_turn_moved_up(record: GameRecord, i: int, player: str) -> tuple[GameRe
     if any(moved[k + 1].player != _successor(record.players, moved[k].player) for k in range(max(i - 1, 0), j)):
         return None
     candidate = replace(record, turns=moved)
+    game = _replayed(candidate)
+    return None if game is None else (candidate, game)
+
+
+def _reseated(record: GameRecord, i: int, player: str) -> tuple[GameRecord, Game] | None:
+    """``record``, from which a turn of ``player``'s at ``i`` was taken out, with the turns from
+    ``i`` on given to the players in seat order from ``player`` on, where the turn now at ``i``
+    is not that player's though the order wants it, and no follower says otherwise: each of those
+    turns either lays no follower or already is the player's the order gives it (a follower's
+    colour tells whose turn it was; a bare tile does not). With its game, or None (also when
+    nothing changes or the record does not replay so). Base games only: The Castle's order is
+    not one turn each. :func:`_next_turn_moved_up` is tried first: it keeps the turns' players
+    and moves one up. Photo game 5100 (4 players): the photo of blue's N also read a cell of the
+    table as a T, laid as green's turn; green's W in the next photo, its follower unseen, went to
+    yellow, and when the T was taken out the W stayed yellow's, so that green's follower on it,
+    seen later, was never green's (4 points short)."""
+    turns = record.turns
+    if record.game != "base" or i >= len(turns) or turns[i].player == player:
+        return None
+    if player != (_successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]):
+        return None
+    seated, who = list(turns[:i]), player
+    for t in turns[i:]:
+        if t.discarded or (t.meeple is not None and t.player != who):
+            return None
+        seated.append(replace(t, player=who))
+        who = _successor(record.players, who)
+    candidate = replace(record, turns=tuple(seated))
     game = _replayed(candidate)
     return None if game is None else (candidate, game)
 
@@ -3702,28 +3739,31 @@ def _legal_up_to(record: GameRecord, j: int, slot: str) -> bool:
 
 
 def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rewritten: Mapping[Cell, Any],
-                           turns: tuple[Turn, ...], reopened: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
+                           turns: tuple[Turn, ...], reopened: Collection[Cell] = (),
+                           reseated: Collection[Cell] = ()) -> list[tuple[Alternative, Game]]:
     """When a turn's tile was rewritten from the photos (``rewritten``: its cell) and the tile
     now closes a feature in that very turn, its player may have put a follower on it: it scored
     and went home at once, so no photo showed it (a *hidden follower*, as for new turns). The
     photo of that turn was read with the wrong tile, so the question was never asked. The same
     for the turns of ``reopened`` (:func:`_reopened_turns`): a follower the photos since moved
     had stood on the feature their tile closed, so no follower could have been put there then,
-    and the question was not asked either. Returns the alternatives (``record`` as it is first,
+    and the question was not asked either; nor for the turns of ``reseated``, given to another
+    player since (:func:`_reseated`): it was asked of the wrong player. Returns the alternatives (``record`` as it is first,
     then one per different outcome with such a follower) with their games, or ``[]`` when none
     changes the scores. ``before`` is the game before this step's ``turns``; ``end_game`` the
     game of ``record``."""
-    if not rewritten and not reopened:
+    if not rewritten and not reopened and not reseated:
         return []
     base = (_outcome(turns, record, end_game, before, "; ".join(_describe_turn(t) for t in turns) or "no new turn"),
             end_game)
     out: list[tuple[Alternative, Game]] = []
     tracks = {tuple(end_game.track[p] for p in record.players)}
     for i, t in enumerate(record.turns):
-        if (t.at not in rewritten and t.at not in reopened) or t.meeple is not None or t.tile is None \
-                or t.take_back is not None or t.discarded:
+        if (t.at not in rewritten and t.at not in reopened and t.at not in reseated) or t.meeple is not None \
+                or t.tile is None or t.take_back is not None or t.discarded:
             continue
         why = "the tile was read otherwise then" if t.at in rewritten else \
+            "the turn was taken as another player's then" if t.at in reseated else \
             "a follower the photos since moved seemed to stand on it then"
         for seg in t.tile.segments:
             if seg.kind not in _COMPLETABLE:

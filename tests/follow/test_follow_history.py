@@ -217,6 +217,38 @@ def test_a_ghost_taken_out_gives_its_turn_to_its_players_next_tile() -> None:
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_turns_after_a_ghost_taken_out_go_to_the_players_in_order_and_their_hidden_followers_are_asked() -> None:
+    """Photo game 5100 (4 players): the photo of blue's turn also read a cell of the table as a
+    tile, laid as the next player's turn; the next photo's tile, green's, whose thief closed its
+    road and went home at once, went to yellow, and was asked of yellow. When the ghost was taken
+    out the turn stayed yellow's (no later turn of green's to move up), and green's 4 points were
+    never offered. Here, with three players, the ghost B holds blue's turn, blue's A that closes
+    the road with a thief on it goes to green; once the ghost is out, the A is blue's
+    (:func:`_reseated`) and the players are asked whether blue put a follower on the road."""
+    players = ("red", "blue", "green")
+    game = start_game(players)
+    res = first_step(game)
+    a = tile("A")
+    east = next(r for r in a.rotations() if not game.board.edge_conflicts((1, 0), a, r))
+    game.play(Turn("red", a, (1, 0), east))
+    truth = photo(game)
+    ghost = replace(truth, tiles=truth.tiles + (TileEntry((0, 1), tile("B"), 0, 0.95),))
+    res = step(res, ghost, evidence_for(ghost))
+    assert [(t.player, t.at) for t in res.record.turns] == [("red", (1, 0)), ("blue", (0, 1))]
+    west = next(r for r in a.rotations() if not game.board.edge_conflicts((-1, 0), a, r))
+    road = next(seg for seg in a.segments if seg.kind is Kind.ROAD)
+    game.play(Turn("blue", a, (-1, 0), west, meeple=rotate_slot(road.slots[0], west)))  # closes the road: home
+    res = step(res, photo(game))
+    assert [(t.player, t.at) for t in res.record.turns][2:] == [("green", (-1, 0))]
+    game.play(Turn("green", tile("B"), (1, 1), 0))
+    res = step(res, photo(game))  # the second photo without the ghost
+    assert any("taken out of the record" in w for w in res.warnings)
+    assert [(t.player, t.at) for t in res.record.turns] == [("red", (1, 0)), ("blue", (-1, 0)), ("green", (1, 1))]
+    assert res.ambiguous
+    assert any(replay(alt.record)[1].final == game.final_report().final for alt in res.alternatives)
+    assert replay(res.record)[1].final != game.final_report().final  # the question is what settles it
+
+
 def test_a_new_tile_its_neighbour_turns_away_asks_whether_the_neighbour_is_misread() -> None:
     """Fresh photo game 2773: blue's U, read as a W in its turn's photo, was kept (0.9 ahead over
     two photos); red's E beside it, read clearly, was laid as a D to meet the W's road stub, and
