@@ -1243,9 +1243,11 @@ def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence,
             continue
         legal = [(v, tile, rot) for v, tile, rot in cev.ranked(c)
                  if not _foreign(tile, board) and not board.edge_conflicts(c, tile, rot)]
-        if not legal or game.box.get(legal[0][1].id or "", 0) > 0:
+        if not legal:
             continue
         v, tile, rot = legal[0]
+        if game.box.get(tile.id or "", 0) > 0:
+            continue
         other_twin = next(((w, t) for w, t, r in legal[1:] if t.id != tile.id and game.box.get(t.id or "", 0) > 0
                            and _twins(t, r, tile, rot)), None)
         if other_twin is None or v - other_twin[0] <= SWAP_TIE:
@@ -3043,8 +3045,8 @@ def _reseated(record: GameRecord, i: int, player: str) -> tuple[GameRecord, Game
     ``i`` on given to the players in seat order from ``player`` on, where the turn now at ``i``
     is not that player's though the order wants it, and no follower says otherwise: each of those
     turns either lays no follower or already is the player's the order gives it (a follower's
-    colour tells whose turn it was; a bare tile does not). With its game, or None (also when
-    nothing changes or the record does not replay so). Base games only: The Castle's order is
+    colour tells whose turn it was; a bare tile does not). With its game, or None (also when the
+    record does not replay so). Base games only: The Castle's order is
     not one turn each. :func:`_next_turn_moved_up` is tried first: it keeps the turns' players
     and moves one up. Photo game 5100 (4 players): the photo of blue's N also read a cell of the
     table as a T, laid as green's turn; green's W in the next photo, its follower unseen, went to
@@ -3748,10 +3750,10 @@ def _past_hidden_followers(record: GameRecord, end_game: Game, before: Game, rew
     for the turns of ``reopened`` (:func:`_reopened_turns`): a follower the photos since moved
     had stood on the feature their tile closed, so no follower could have been put there then,
     and the question was not asked either; nor for the turns of ``reseated``, given to another
-    player since (:func:`_reseated`): it was asked of the wrong player. Returns the alternatives (``record`` as it is first,
-    then one per different outcome with such a follower) with their games, or ``[]`` when none
-    changes the scores. ``before`` is the game before this step's ``turns``; ``end_game`` the
-    game of ``record``."""
+    player since (:func:`_reseated`): it was asked of the wrong player. Returns the
+    alternatives (``record`` as it is first, then one per different outcome with such a
+    follower) with their games, or ``[]`` when none changes the scores. ``before`` is the game
+    before this step's ``turns``; ``end_game`` the game of ``record``."""
     if not rewritten and not reopened and not reseated:
         return []
     base = (_outcome(turns, record, end_game, before, "; ".join(_describe_turn(t) for t in turns) or "no new turn"),
