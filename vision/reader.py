@@ -192,8 +192,9 @@ class BoardReader:
         2024: the last turn's blue farmer and monk at saturation 88-120). Too weak to read as
         figures (a paler blue rule read as figures costs tiles: test split), they are what a
         follower asks the players about on a new tile (:func:`scorer.follow.follow_step`,
-        ``faint``). Blue only by default: a paler red, yellow or green rule finds the tiles' own
-        browns, sands and grass (the real full72 photo: 14 such). ``images``: what
+        ``faint``). Blue and black only by default (black with its own rule, ``faint`` in its
+        colour's configuration: grey in glare): a paler red, yellow or green rule finds the
+        tiles' own browns, sands and grass (the real full72 photo: 14 such). ``images``: what
         :func:`vision.figures.find_figures` keeps of the photo apart from its colour masks."""
         drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
         looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if not players or c in players]
@@ -201,7 +202,9 @@ class BoardReader:
             return frozenset()
         fcfg = copy.deepcopy(self.cfg["figures"])
         for spec in fcfg["colours"].values():
-            if "sat" in spec:
+            if "faint" in spec:  # a colour with a rule of its own for the second look
+                spec.update(spec.pop("faint"))
+            elif "sat" in spec:
                 spec["sat"] = max(0.0, float(spec["sat"]) - drop)
         blobs = find_figures(work, grid, tilecol, fcfg, tuple(looked), dict(images or {}))
         have = {(m.at, m.player) for m in meeples}

@@ -990,6 +990,39 @@ def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(se
     assert read({"figures": {"faint_sat_drop": 0}})[1] == []
 
 
+def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() -> None:
+    """Photo game 5205 (5 players), the last photo: black's thief on the last turn's V, in a
+    lamp's glare, is dark grey (value 80-100, saturation under 60) against black's rule of value
+    45 at most; it was not found and black ended a point short. Black's rule for the second look
+    (``figures.colours.black.faint``) reports it among the faint figures on that tile, and only
+    there, not among the figures read; with black left out of ``figures.faint_colours`` there is
+    none."""
+    from bench.bench_follow import COLOURS, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    players = COLOURS[:5]
+    record = random_game(5205, players, turns=20)
+    states, _, _ = true_states(record)
+    state = states[-1]
+    photo = generate(state, None, 5205 * 1000 + len(state.tiles))
+    last = record.turns[-1]
+    assert last.player == "black" and last.meeple is not None
+
+    def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
+        """The figures read and the faint ones (player, cell in the truth's frame)."""
+        d = BoardReader(config).read_detail(photo.jpeg, players=players, prior=states[-2])
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
+                [(p, to_truth.cell(c)) for c, p, _ in d.faint])
+
+    figures, faint = read(None)
+    assert ("black", last.at) not in figures
+    assert faint == [("black", last.at)]
+    assert read({"figures": {"faint_colours": ["blue"]}})[1] == []
+
+
 def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_read() -> None:
     """Photo game 1539's last photo: blue's thief on the road end of an L at the layout's edge,
     rising over a blue cloth. Its colour's mask joins it to the cloth, and the split that takes
