@@ -197,7 +197,8 @@ class BoardReader:
         tiles' own browns, sands and grass (the real full72 photo: 14 such). ``images``: what
         :func:`vision.figures.find_figures` keeps of the photo apart from its colour masks."""
         drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
-        looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if not players or c in players]
+        # only the players' colours, and none when they are not given: nothing follows a game then
+        looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if players and c in players]
         if drop <= 0 or not looked:
             return frozenset()
         fcfg = copy.deepcopy(self.cfg["figures"])
