@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -956,6 +958,30 @@ def test_lying_figures_in_a_lamps_glare_are_found() -> None:
     assert m.meeples_matched >= 9
 
 
+def _last_photo_read(seed: int, players: tuple[str, ...]) -> tuple[Any, Callable[[dict | None], Any]]:
+    """Photo game ``seed``'s last turn (``players``, 20 turns), and a function that reads its
+    last photo (with the photo before's true state as prior) by a reader of ``config``: the
+    figures read and the faint ones, each (player, cell in the truth's frame)."""
+    from bench.bench_follow import true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.reader import BoardReader
+    from vision.synth import generate
+    record = random_game(seed, players, turns=20)
+    states, _, _ = true_states(record)
+    state = states[-1]
+    photo = generate(state, None, seed * 1000 + len(state.tiles))
+
+    def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
+        d = BoardReader(config).read_detail(photo.jpeg, players=players, prior=states[-2])
+        # the reading's frame to the truth's: the turn and shift that lay the read tiles on the true ones
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
+                [(p, to_truth.cell(c)) for c, p, _ in d.faint])
+
+    return record.turns[-1], read
+
+
 @pytest.mark.parametrize("seed", [2019, 2024])
 def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(seed: int) -> None:
     """Photo games 2019 and 2024's last photos: blue's farmer in a lamp's glare on a green
@@ -964,26 +990,8 @@ def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(se
     look with each colour's saturation ``figures.faint_sat_drop`` lower reports it among the
     faint figures on the last turn's tile (and only there: no other faint figure), not among
     the figures read; with the drop at 0 there is none."""
-    from bench.bench_follow import true_states
-    from scorer import random_game
-    from scorer.follow import align
-    from vision.reader import BoardReader
-    from vision.synth import generate
-    record = random_game(seed, ("red", "blue"), turns=20)
-    states, _, _ = true_states(record)
-    state = states[-1]
-    photo = generate(state, None, seed * 1000 + len(state.tiles))
-    last = record.turns[-1]
+    last, read = _last_photo_read(seed, ("red", "blue"))
     assert last.player == "blue" and last.meeple is not None
-
-    def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
-        """The figures read and the faint ones (player, cell in the truth's frame)."""
-        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[-2])
-        # the reading's frame to the truth's: the turn and shift that lay the read tiles on the true ones
-        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
-        return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
-                [(p, to_truth.cell(c)) for c, p, _ in d.faint])
-
     figures, faint = read(None)
     assert ("blue", last.at) not in figures
     assert faint == [("blue", last.at)]
@@ -997,26 +1005,9 @@ def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() ->
     (``figures.colours.black.faint``) reports it among the faint figures on that tile, and only
     there, not among the figures read; with black left out of ``figures.faint_colours`` there is
     none."""
-    from bench.bench_follow import COLOURS, true_states
-    from scorer import random_game
-    from scorer.follow import align
-    from vision.reader import BoardReader
-    from vision.synth import generate
-    players = COLOURS[:5]
-    record = random_game(5205, players, turns=20)
-    states, _, _ = true_states(record)
-    state = states[-1]
-    photo = generate(state, None, 5205 * 1000 + len(state.tiles))
-    last = record.turns[-1]
+    from bench.bench_follow import COLOURS
+    last, read = _last_photo_read(5205, COLOURS[:5])
     assert last.player == "black" and last.meeple is not None
-
-    def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
-        """The figures read and the faint ones (player, cell in the truth's frame)."""
-        d = BoardReader(config).read_detail(photo.jpeg, players=players, prior=states[-2])
-        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
-        return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
-                [(p, to_truth.cell(c)) for c, p, _ in d.faint])
-
     figures, faint = read(None)
     assert ("black", last.at) not in figures
     assert faint == [("black", last.at)]
