@@ -1211,16 +1211,26 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
     if not wanted:
         return None
     tile = max(wanted, key=lambda w: w[0])[1]
+    other = _tied_holder(board, cev, tile, placed.tile, {cell, *taken})
+    return None if other is None else (other, tile, placed.tile)
+
+
+def _tied_holder(board: Board, cev: _CellEvidence | _SummedEvidence, tile: TileType, twin: TileType,
+                 skip: Collection[Cell], least_photos: int = 0) -> Cell | None:
+    """The cell of ``board`` holding ``tile`` (none of ``skip``) whose evidence does not tell it
+    from its coat-of-arms ``twin`` (within :data:`SWAP_TIE`: a follower of a crest's colour
+    stands on it), the one that leans furthest to the twin; with ``least_photos``, only cells
+    whose evidence sums that many photos. None where there is none: the cell that gives up its
+    twin to another (:func:`_twin_swap`, :func:`_twins_for_new_tiles`)."""
+    photos = getattr(cev, "photos", {})
     options = []
     for other, p in board.tiles.items():
-        if other == cell or other in taken or p.tile.id != tile.id:
+        if other in skip or p.tile.id != tile.id or photos.get(other, 0) < least_photos:
             continue
-        mine, theirs = cev.score(other, p.tile, p.rot), cev.score(other, placed.tile, p.rot)
+        mine, theirs = cev.score(other, p.tile, p.rot), cev.score(other, twin, p.rot)
         if mine is not None and theirs is not None and theirs >= mine - SWAP_TIE:
             options.append((theirs - mine, other))
-    if not options:
-        return None
-    return max(options)[1], tile, placed.tile
+    return max(options)[1] if options else None
 
 
 def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence, new_cells: Iterable[Cell],
@@ -1241,26 +1251,21 @@ def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence,
     for c in sorted(new_cells):
         if not board.can_hold(c):
             continue
-        legal = [(v, tile, rot) for v, tile, rot in cev.ranked(c)
-                 if not _foreign(tile, board) and not board.edge_conflicts(c, tile, rot)]
-        if not legal:
+        # likeliest first, each checked against the board only as far as needed (a step's hot path)
+        legal = ((v, tile, rot) for v, tile, rot in cev.ranked(c)
+                 if not _foreign(tile, board) and not board.edge_conflicts(c, tile, rot))
+        top = next(legal, None)
+        if top is None:
             continue
-        v, tile, rot = legal[0]
+        v, tile, rot = top
         if game.box.get(tile.id or "", 0) > 0:
             continue
-        other_twin = next(((w, t) for w, t, r in legal[1:] if t.id != tile.id and game.box.get(t.id or "", 0) > 0
+        other_twin = next(((w, t) for w, t, r in legal if t.id != tile.id and game.box.get(t.id or "", 0) > 0
                            and _twins(t, r, tile, rot)), None)
         if other_twin is None or v - other_twin[0] <= SWAP_TIE:
             continue
-        options = []
-        for cell, p in board.tiles.items():
-            if cell in taken or cell in out or p.tile.id != tile.id or total.photos.get(cell, 0) < SWAP_MIN_PHOTOS:
-                continue
-            mine, theirs = total.score(cell, p.tile, p.rot), total.score(cell, other_twin[1], p.rot)
-            if mine is not None and theirs is not None and theirs >= mine - SWAP_TIE:
-                options.append((theirs - mine, cell))
-        if options:
-            cell = max(options)[1]
+        cell = _tied_holder(board, total, tile, other_twin[1], {*taken, *out}, SWAP_MIN_PHOTOS)
+        if cell is not None:
             out[cell] = TileEntry(at=cell, tile=other_twin[1], rot=board.tiles[cell].rot, confidence=trust)
     return out
 
@@ -2367,12 +2372,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         gained = {t.at for t in record.turns if t.at in bare and t.meeple is not None and not t.discarded}
         # a follower gained with another owner was never asked about either (fresh photo game
         # 2595: red's farmer missed by its turn's photo, which gave red's S, read as C, to blue)
-        reowned = {t.at for t in record.turns if t.at in owners and t.meeple is not None and not t.discarded
-                   and owners[t.at] != t.player} - gained
+        regiven = {t.at: t.meeple is not None for t in record.turns
+                   if t.at in owners and not t.discarded and owners[t.at] != t.player}
+        reowned = {c for c, follower in regiven.items() if follower} - gained
         # a turn without a follower given to another player (a ghost tile's turn taken out,
         # :func:`_reseated`): its hidden-follower question was asked of the wrong player
-        reseated = {t.at for t in record.turns if t.at in owners and t.meeple is None and not t.discarded
-                    and owners[t.at] != t.player}
+        reseated = {c for c, follower in regiven.items() if not follower}
         if total_now is not None and evidence_total is not None:
             doubted_under = _contested_rivals(record, game, evidence_total, total_now, covered) - gained - reowned
     # a tile rewritten under a blue follower took a coat of arms (or none) that no photo could
@@ -3025,9 +3030,7 @@ def _next_turn_moved_up(record: GameRecord, i: int, player: str) -> tuple[GameRe
     red's K, be laid red's first; without the ghost red has two turns in a row, and every turn
     after goes to the wrong player."""
     turns = record.turns
-    if i >= len(turns) or turns[i].player == player:
-        return None
-    if player != (_successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]):
+    if not _seat_left_empty(record, i, player):
         return None
     j = next((k for k in range(i + 1, min(len(turns), i + len(record.players))) if turns[k].player == player), None)
     if j is None:
@@ -3038,6 +3041,14 @@ def _next_turn_moved_up(record: GameRecord, i: int, player: str) -> tuple[GameRe
     candidate = replace(record, turns=moved)
     game = _replayed(candidate)
     return None if game is None else (candidate, game)
+
+
+def _seat_left_empty(record: GameRecord, i: int, player: str) -> bool:
+    """Whether ``record``, from which a turn of ``player``'s at ``i`` was taken out, now has
+    another player's turn at ``i`` though the seat order wants ``player``'s there."""
+    turns = record.turns
+    return i < len(turns) and turns[i].player != player and \
+        player == (_successor(record.players, turns[i - 1].player) if i > 0 else record.players[0])
 
 
 def _reseated(record: GameRecord, i: int, player: str) -> tuple[GameRecord, Game] | None:
@@ -3053,9 +3064,7 @@ def _reseated(record: GameRecord, i: int, player: str) -> tuple[GameRecord, Game
     yellow, and when the T was taken out the W stayed yellow's, so that green's follower on it,
     seen later, was never green's (4 points short)."""
     turns = record.turns
-    if record.game != "base" or i >= len(turns) or turns[i].player == player:
-        return None
-    if player != (_successor(record.players, turns[i - 1].player) if i > 0 else record.players[0]):
+    if record.game != "base" or not _seat_left_empty(record, i, player):
         return None
     seated, who = list(turns[:i]), player
     for t in turns[i:]:
