@@ -1234,7 +1234,8 @@ def _tied_holder(board: Board, cev: _CellEvidence | _SummedEvidence, tile: TileT
 
 
 def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence, new_cells: Iterable[Cell],
-                         taken: Mapping[Cell, TileEntry], trust: float) -> dict[Cell, TileEntry]:
+                         taken: Mapping[Cell, TileEntry], trust: float,
+                         covered: Collection[Cell] = ()) -> dict[Cell, TileEntry]:
     """Tiles of the record that give up their coat-of-arms twin to a new tile: where the photo's
     likeliest tile for a new cell is a twin the box no longer holds, ahead of the twin it still
     holds by more than :data:`SWAP_TIE`, a cell of the record holding that twin whose evidence
@@ -1245,14 +1246,20 @@ def _twins_for_new_tiles(game: Game, cev: _CellEvidence, total: _SummedEvidence,
     last turn's no more). Cells in ``taken`` (already rewritten) are left alone. Returns each
     such cell with its new tile. Photo game 5104 (4 players): blue's G under its farmer, the
     crest hidden either way, was laid as F, the twin with more copies; the last turn's F, its
-    crest seen, was then laid as G, the box's two Fs used, and yellow's city lost its crest."""
+    crest seen, was then laid as G, the box's two Fs used, and yellow's city lost its crest.
+    On a new cell a follower stands on (``covered``) a crest not seen says nothing
+    (:func:`_shields_unseen`): the follower may hide it (photo game 3090: red's F, its crest
+    under red's knight, took the G from blue's tile under its farmer, whose answer had said G)."""
     out: dict[Cell, TileEntry] = {}
     board = game.board
     for c in sorted(new_cells):
         if not board.can_hold(c):
             continue
+        view = cev
+        if c in covered and c in cev.at:
+            view = _CellEvidence({cev.at[c]: _shields_unseen(cev.evidence[cev.at[c]])}, cev.t)
         # likeliest first, each checked against the board only as far as needed (a step's hot path)
-        legal = ((v, tile, rot) for v, tile, rot in cev.ranked(c)
+        legal = ((v, tile, rot) for v, tile, rot in view.ranked(c)
                  if not _foreign(tile, board) and not board.edge_conflicts(c, tile, rot))
         top = next(legal, None)
         if top is None:
@@ -2264,7 +2271,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             doubted[c] = e
         # a new tile whose coat of arms the box's last copies hold back (twins under a follower)
         fresh = [c for c in seen if c not in game.board.tiles and c not in crest_blue]
-        for c, e in _twins_for_new_tiles(game, cev, total_now, fresh, doubted, trust).items():
+        for c, e in _twins_for_new_tiles(game, cev, total_now, fresh, doubted, trust, covered).items():
             doubted[c] = e
             summed.add(c)
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):

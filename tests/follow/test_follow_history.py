@@ -707,6 +707,37 @@ def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead:
     assert (laid[c3], laid[c2]) == (("F", "G") if swapped else ("G", "F"))
 
 
+@pytest.mark.parametrize("knight, swapped", [(False, True), (True, False)])
+def test_a_crest_a_follower_may_hide_on_a_new_tile_takes_no_twin_from_another(knight: bool, swapped: bool) -> None:
+    """Photo game 3090: blue's G under its farmer (the twins tied in every photo, the players'
+    answer G) gave up its G to red's F laid later, whose crest red's knight hid: the new tile's
+    photo put G ahead only for the crest it did not see. On a new tile a follower stands on, a
+    crest not seen says nothing (:func:`_twins_for_new_tiles` judges it as the summed evidence
+    does, :func:`_shields_unseen`); without the follower the crest's absence is seen, and the
+    twins swap."""
+    game = start_game()
+    f, g = tile("F"), tile("G")
+    c1, r1, *_ = next(iter(game.board.legal_placements(f)))
+    game.play(Turn("red", f, c1, r1))
+    res = first_step(start_game())
+    res = step(res, photo(game))
+    c2, r2 = next((c, r) for c, r, *_ in game.board.legal_placements(g))
+    game.play(Turn("red", g, c2, r2, meeple=rotate_slot("N", r2)))
+    for _ in range(SWAP_MIN_PHOTOS):  # G a little ahead under the farmer: within the tie
+        s = photo(game)
+        res = step(res, s, evidence_for(s, _twins_boost(game, c2, BASE + 5.0, BASE + 5.1)))
+    assert next(t for t in res.record.turns if t.at == c2).tile.id == "G"  # type: ignore[union-attr]
+    c3, r3 = next((c, r) for c, r, *_ in game.board.legal_placements(f) if c not in (c1, c2))
+    truth = deepcopy(game)
+    city = next(rotate_slot(x, r3) for sg in f.segments if sg.kind.value == "city" for x in sg.slots)
+    truth.play(Turn("red", f, c3, r3, meeple=city if knight else None))
+    s = photo(truth)
+    boost = _twins_boost(game, c2, BASE + 5.0, BASE + 5.1) | _twins_boost(truth, c3, BASE + 5.0, BASE + 6.5)
+    res = step(res, s, evidence_for(s, boost))
+    laid = {t.at: t.tile.id for t in res.record.turns if t.at is not None and t.tile is not None}
+    assert (laid[c3], laid[c2]) == (("G", "F") if swapped else ("F", "G"))
+
+
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
     """Photo game 305: an R laid in the eighteenth turn with a follower on it; its third photo,
     the first without the follower in it, read a crest (Q ahead by 3) and, the two photos before
