@@ -147,6 +147,17 @@ def colour_mask(hsv: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
     return m
 
 
+def _glare_mask(hsv: np.ndarray, spec: dict[str, Any], grass_hue: Any) -> np.ndarray:
+    """The pixels of a colour's glare rule (``spec["glare"]``, merged over its own rule): where
+    it asks ``above_field_hue``, only those of a hue that far above the printed field's
+    (``grass_hue()``, called only then)."""
+    rule = spec["glare"]
+    m = colour_mask(hsv, {**spec, **rule})
+    if "above_field_hue" in rule:
+        m &= hsv[..., 0].astype(int) >= grass_hue() + float(rule["above_field_hue"])
+    return m
+
+
 def _field_pixels(hsv: np.ndarray, board: np.ndarray, fc: dict[str, Any]) -> np.ndarray:
     """The printed field's pixels: on the tiles, of field hue and saturation (``figures.field``)."""
     h = hsv[..., 0]
@@ -232,13 +243,14 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         if colours is not None and name not in colours:
             continue
         full = _remember(memo, ("colour", name), lambda spec=spec: colour_mask(hsv, spec))
+        glare_only: np.ndarray | None = None  # the pixels only the glare rule takes
         if "glare" in spec:
             # a figure washed out by glare or an overexposed photo: paler and brighter than the
             # colour's rule asks, but of a hue well off the printed field's (scans tuning 5014:
             # green figures at saturation 113-137 and value 152-214 on a field of hue 33)
-            gap = float(spec["glare"].get("above_field_hue", 0.0))
-            full = full | _remember(memo, ("glare", name, id(board_mask)), lambda spec=spec, gap=gap: colour_mask(
-                hsv, {**spec, **spec["glare"]}) & (hsv[..., 0].astype(int) >= grass_hue() + gap))
+            glare_only = _remember(memo, ("glare", name, id(board_mask)), lambda spec=spec, full=full: _glare_mask(
+                hsv, spec, grass_hue) & ~full)
+            full = full | glare_only
         m = full.copy()
         if spec.get("not_field"):
             if fieldmask is None:
@@ -288,6 +300,12 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 continue
             ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
             pts = np.c_[xs + x, ys + y].astype(np.float64)
+            if glare_only is not None and "min_contrast" in spec["glare"] and np.count_nonzero(
+                    glare_only[pts[:, 1].astype(int), pts[:, 0].astype(int)]) * 2 > len(pts):
+                # mostly the glare rule's pixels: a figure stands out from the tile around it
+                # where a bright patch of the print fades into its own
+                if _contrast(lab, lab_img, i, (x, y, w, h), k) < float(spec["glare"]["min_contrast"]):
+                    continue
             if "min_contrast" in spec:
                 least = float(spec["min_contrast"])
                 contrast = _contrast(lab, lab_img, i, (x, y, w, h), k)

@@ -958,10 +958,11 @@ def test_lying_figures_in_a_lamps_glare_are_found() -> None:
     assert m.meeples_matched >= 9
 
 
-def _last_photo_read(seed: int, players: tuple[str, ...]) -> tuple[Any, Callable[[dict | None], Any]]:
-    """Photo game ``seed``'s last turn (``players``, 20 turns), and a function that reads its
-    last photo (with the photo before's true state as prior) by a reader of ``config``: the
-    figures read and the faint ones, each (player, cell in the truth's frame)."""
+def _last_photo_read(seed: int, players: tuple[str, ...]) -> tuple[Any, Callable[[dict | None], Any],
+                                                                   list[tuple[str, tuple[int, int]]]]:
+    """Photo game ``seed``'s last turn (``players``, 20 turns), a function that reads its last
+    photo (with the photo before's true state as prior) by a reader of ``config``: the figures
+    read and the faint ones, each (player, cell in the truth's frame), and the true figures."""
     from bench.bench_follow import true_states
     from scorer import random_game
     from scorer.follow import align
@@ -979,7 +980,7 @@ def _last_photo_read(seed: int, players: tuple[str, ...]) -> tuple[Any, Callable
         return ([(m.player, to_truth.cell(m.at)) for m in d.reading.state.meeples],
                 [(p, to_truth.cell(c)) for c, p, _ in d.faint])
 
-    return record.turns[-1], read
+    return record.turns[-1], read, [(m.player, m.at) for m in state.meeples]
 
 
 @pytest.mark.parametrize("seed", [2019, 2024])
@@ -990,7 +991,7 @@ def test_a_figure_too_pale_for_its_colours_rule_is_reported_faint_on_its_tile(se
     look with each colour's saturation ``figures.faint_sat_drop`` lower reports it among the
     faint figures on the last turn's tile (and only there: no other faint figure), not among
     the figures read; with the drop at 0 there is none."""
-    last, read = _last_photo_read(seed, ("red", "blue"))
+    last, read, _ = _last_photo_read(seed, ("red", "blue"))
     assert last.player == "blue" and last.meeple is not None
     figures, faint = read(None)
     assert ("blue", last.at) not in figures
@@ -1006,12 +1007,29 @@ def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() ->
     there, not among the figures read; with black left out of ``figures.faint_colours`` there is
     none."""
     from bench.bench_follow import COLOURS
-    last, read = _last_photo_read(5205, COLOURS[:5])
+    last, read, _ = _last_photo_read(5205, COLOURS[:5])
     assert last.player == "black" and last.meeple is not None
     figures, faint = read(None)
     assert ("black", last.at) not in figures
     assert faint == [("black", last.at)]
     assert read({"figures": {"faint_colours": ["blue"]}})[1] == []
+
+
+def test_yellow_figures_pale_in_a_lamps_glare_are_read() -> None:
+    """Photo game 5105 (4 players), the last photo: three of yellow's four figures stand in a
+    lamp's glare, saturation 110-160 at value 250 or more against yellow's rule of 200, and were
+    not read (yellow 3 short with the tile under one). Yellow's glare rule
+    (``figures.colours.yellow.glare``: the saturation asked drops with the value above 200, of a
+    hue of 23 or more, where the figure stands out from the tile around it) reads all four; a
+    bright patch of a city on tuning photos 5000-5029, of hue 21-22 or fading into its city, is
+    not. Without the rule's pixels only the one out of the glare is read."""
+    from bench.bench_follow import COLOURS
+    last, read, figures = _last_photo_read(5105, COLOURS[:4])
+    truth = sorted(c for p, c in figures if p == "yellow")
+    assert len(truth) == 4 and last.player == "yellow" and last.meeple is not None
+    assert sorted(c for p, c in read(None)[0] if p == "yellow") == truth
+    off = {"figures": {"colours": {"yellow": {"glare": {"min_contrast": 1e9}}}}}
+    assert len([c for p, c in read(off)[0] if p == "yellow"]) == 1
 
 
 def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_read() -> None:
