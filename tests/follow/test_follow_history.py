@@ -677,13 +677,12 @@ def _twins_boost(game: Game, cell: tuple[int, int], f: float, g: float) -> dict:
                    if same_tile(t, r, t, placed.rot)}}
 
 
-@pytest.mark.parametrize("lead, swapped", [(1.5, True), (0.4, False)])
-def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead: float, swapped: bool) -> None:
-    """Photo game 5104 (4 players): blue's G under its farmer, its crest hidden either way, was
-    laid as F (the twin with more copies left); the last turn's F, its crest seen, was then laid
-    as G, the box's two Fs used, a point short. A new tile whose photo puts the twin the box no
-    longer holds ahead by more than ``SWAP_TIE`` takes it from a tile whose photos tie the
-    twins (:func:`_twins_for_new_tiles`); a lead within the tie leaves both as they are."""
+def _twins_laid(holder: str, tied: tuple[float, float], new: tuple[float, float],
+                knight: bool = False) -> tuple[str, str, str]:
+    """An F laid; then a G under ``holder``'s farmer, its photos giving F and G ``tied`` (over
+    ``BASE``) in :data:`SWAP_MIN_PHOTOS` photos; then red's F, with a knight on its city or
+    without, its photo giving F and G ``new``. Returns the tile first laid for the G, then the
+    tiles laid on the new cell and on the G's cell after the last photo."""
     game = start_game()
     f, g = tile("F"), tile("G")
     c1, r1, *_ = next(iter(game.board.legal_placements(f)))
@@ -691,20 +690,33 @@ def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead:
     res = first_step(start_game())
     res = step(res, photo(game))
     c2, r2 = next((c, r) for c, r, *_ in game.board.legal_placements(g))
-    farmer = rotate_slot("N", r2)
-    game.play(Turn("blue", g, c2, r2, meeple=farmer))
-    for _ in range(SWAP_MIN_PHOTOS):  # the twins tied under blue's farmer in every photo
+    game.play(Turn(holder, g, c2, r2, meeple=rotate_slot("N", r2)))
+    for _ in range(SWAP_MIN_PHOTOS):
         s = photo(game)
-        res = step(res, s, evidence_for(s, _twins_boost(game, c2, BASE + 5.0, BASE + 5.0)))
-    assert next(t for t in res.record.turns if t.at == c2).tile.id == "F"  # type: ignore[union-attr]
+        res = step(res, s, evidence_for(s, _twins_boost(game, c2, BASE + tied[0], BASE + tied[1])))
+    first = next(t for t in res.record.turns if t.at == c2).tile.id  # type: ignore[union-attr]
     c3, r3 = next((c, r) for c, r, *_ in game.board.legal_placements(f) if c not in (c1, c2))
     truth = deepcopy(game)
-    truth.play(Turn("red", f, c3, r3))
+    city = next(rotate_slot(x, r3) for sg in f.segments if sg.kind.value == "city" for x in sg.slots)
+    truth.play(Turn("red", f, c3, r3, meeple=city if knight else None))
     s = photo(truth)
-    boost = _twins_boost(game, c2, BASE + 5.0, BASE + 5.0) | _twins_boost(truth, c3, BASE + 5.0 + lead, BASE + 5.0)
+    boost = _twins_boost(game, c2, BASE + tied[0], BASE + tied[1]) | _twins_boost(truth, c3, BASE + new[0],
+                                                                                  BASE + new[1])
     res = step(res, s, evidence_for(s, boost))
     laid = {t.at: t.tile.id for t in res.record.turns if t.at is not None and t.tile is not None}
-    assert (laid[c3], laid[c2]) == (("F", "G") if swapped else ("G", "F"))
+    return first or "", laid[c3] or "", laid[c2] or ""
+
+
+@pytest.mark.parametrize("lead, swapped", [(1.5, True), (0.4, False)])
+def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead: float, swapped: bool) -> None:
+    """Photo game 5104 (4 players): blue's G under its farmer, its crest hidden either way, was
+    laid as F (the twin with more copies left); the last turn's F, its crest seen, was then laid
+    as G, the box's two Fs used, a point short. A new tile whose photo puts the twin the box no
+    longer holds ahead by more than ``SWAP_TIE`` takes it from a tile whose photos tie the
+    twins (:func:`_twins_for_new_tiles`); a lead within the tie leaves both as they are."""
+    first, new, old = _twins_laid("blue", (5.0, 5.0), (5.0 + lead, 5.0))
+    assert first == "F"
+    assert (new, old) == (("F", "G") if swapped else ("G", "F"))
 
 
 @pytest.mark.parametrize("knight, swapped", [(False, True), (True, False)])
@@ -714,28 +726,11 @@ def test_a_crest_a_follower_may_hide_on_a_new_tile_takes_no_twin_from_another(kn
     photo put G ahead only for the crest it did not see. On a new tile a follower stands on, a
     crest not seen says nothing (:func:`_twins_for_new_tiles` judges it as the summed evidence
     does, :func:`_shields_unseen`); without the follower the crest's absence is seen, and the
-    twins swap."""
-    game = start_game()
-    f, g = tile("F"), tile("G")
-    c1, r1, *_ = next(iter(game.board.legal_placements(f)))
-    game.play(Turn("red", f, c1, r1))
-    res = first_step(start_game())
-    res = step(res, photo(game))
-    c2, r2 = next((c, r) for c, r, *_ in game.board.legal_placements(g))
-    game.play(Turn("red", g, c2, r2, meeple=rotate_slot("N", r2)))
-    for _ in range(SWAP_MIN_PHOTOS):  # G a little ahead under the farmer: within the tie
-        s = photo(game)
-        res = step(res, s, evidence_for(s, _twins_boost(game, c2, BASE + 5.0, BASE + 5.1)))
-    assert next(t for t in res.record.turns if t.at == c2).tile.id == "G"  # type: ignore[union-attr]
-    c3, r3 = next((c, r) for c, r, *_ in game.board.legal_placements(f) if c not in (c1, c2))
-    truth = deepcopy(game)
-    city = next(rotate_slot(x, r3) for sg in f.segments if sg.kind.value == "city" for x in sg.slots)
-    truth.play(Turn("red", f, c3, r3, meeple=city if knight else None))
-    s = photo(truth)
-    boost = _twins_boost(game, c2, BASE + 5.0, BASE + 5.1) | _twins_boost(truth, c3, BASE + 5.0, BASE + 6.5)
-    res = step(res, s, evidence_for(s, boost))
-    laid = {t.at: t.tile.id for t in res.record.turns if t.at is not None and t.tile is not None}
-    assert (laid[c3], laid[c2]) == (("G", "F") if swapped else ("F", "G"))
+    twins swap. (Red's farmer here: a blue one would make the first photo blind to the crest
+    too, and the G would be laid as F.)"""
+    first, new, old = _twins_laid("red", (5.0, 5.1), (5.0, 6.5), knight)
+    assert first == "G"
+    assert (new, old) == (("G", "F") if swapped else ("F", "G"))
 
 
 def test_one_photo_without_the_follower_does_not_tell_the_twins_apart_alone() -> None:
