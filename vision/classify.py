@@ -407,6 +407,10 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
             dist = np.linalg.norm((cell_lab - np.median(bg, axis=0)) * np.array([0.5, 1.0, 1.0]), axis=-1)
             occupied &= (green >= float(lcfg["green_min"])) | (dist >= float(lcfg["background_distance"]))
     table_lab = lab  # the photo's own colours (bare-table tests compare with the table)
+    if int(cfg.get("veil_cells", 0)):
+        clear = unveiled(top, occupied, ignore_top, patch, cfg)
+        if clear is not None:
+            top, lab = clear, to_lab(clear)
     lab = flat_field(top, lab, occupied, ignore_top, patch, cfg) if int(cfg.get("flat_field_cells", 0)) else lab
     protos = initial_prototypes(ccfg, profile)
     board_px = lab.reshape(rows, patch, cols, patch, 3).transpose(0, 2, 1, 3, 4)[occupied]
@@ -461,6 +465,46 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i]),
                                 float(shield_mask_share[j, i])))
     return out, protos
+
+
+def unveiled(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,
+             cfg: dict[str, Any]) -> np.ndarray | None:
+    """The top view with a lamp's glare taken off, or None where the board shows none.
+
+    Glare lays a veil of white over the print: each pixel is ``(1 - w) * paint + w * white``,
+    so the darkest channel of even the deepest green rises with ``w``. Each occupied cell's
+    dark level (the ``veil_dark_pct`` percentile of its pixels' darkest channel) against the
+    board's (the median of the cells') gives ``w`` over the veil-free dark level; a cell's ``w``
+    is the median over the cells within ``veil_cells`` (a city tile's paler print among fields
+    is not itself taken for glare), bilinear between cell centres, up to ``veil_max``; only
+    where some cell's is at least ``veil_min``."""
+    rows, cols = occupied.shape
+    dark = top.min(axis=-1).astype(np.float32)
+    cells = dark.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    ign = ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    level = np.full((rows, cols), np.nan, np.float32)
+    pct = float(cfg["veil_dark_pct"])
+    for j, i in zip(*np.nonzero(occupied)):
+        v = cells[j, i][~ign[j, i]]
+        if len(v) >= patch:
+            level[j, i] = np.percentile(v, pct)
+    if np.isnan(level).all():
+        return None
+    ref = float(np.nanmedian(level))
+    r = int(cfg["veil_cells"])
+    local = np.full_like(level, np.nan)
+    for j in range(rows):
+        for i in range(cols):
+            win = level[max(0, j - r): j + r + 1, max(0, i - r): i + r + 1]
+            if (~np.isnan(win)).any():
+                local[j, i] = np.nanmedian(win)
+    local[np.isnan(local)] = ref
+    w = np.clip((local - ref) / max(255.0 - ref, 1.0), 0.0, float(cfg["veil_max"]))
+    if float(w[occupied].max(initial=0.0)) < float(cfg["veil_min"]):
+        return None
+    w_px = cv2.resize(w, (cols * patch, rows * patch), interpolation=cv2.INTER_LINEAR)[..., None]
+    clear = (top.astype(np.float32) - 255.0 * w_px) / (1.0 - w_px)
+    return np.clip(clear, 0, 255).astype(np.uint8)  # type: ignore[no-any-return]
 
 
 def flat_field(top: np.ndarray, lab: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,

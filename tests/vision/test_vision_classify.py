@@ -408,6 +408,57 @@ def test_flat_field_evens_out_a_lamp_but_leaves_even_light_alone() -> None:
     assert np.array_equal(flat_field(even, to_lab(even), occupied, ignore, patch, cfg), to_lab(even))
 
 
+def test_unveiled_takes_a_lamps_glare_off_the_print_and_leaves_even_light_alone() -> None:
+    """Glare lays white over the print (``(1 - w) * paint + w * white``): the veiled cells' field
+    and city get their paint back, which scaling the light (flat_field) cannot give; a board
+    without glare is left as it is (None)."""
+    from vision.classify import unveiled
+
+    cfg = {**load_config(None)["classify"], "veil_cells": 1}
+    patch, rows, cols = 16, 4, 8
+    field, city = np.array([40, 150, 90], np.float32), np.array([120, 170, 200], np.float32)  # BGR
+    paint = np.ones((rows * patch, cols * patch, 3), np.float32) * field
+    paint[:, 1::4] = city  # a city stripe in every cell
+    veil = np.zeros((rows, cols), np.float32)
+    veil[:, -2:] = 0.5  # the lamp over the two right-hand columns
+    w = np.kron(veil, np.ones((patch, patch), np.float32))[..., None]
+    top = np.clip((1 - w) * paint + w * 255.0, 0, 255).astype(np.uint8)
+    occupied = np.ones((rows, cols), bool)
+    ignore = np.zeros(top.shape[:2], bool)
+    clear = unveiled(top, occupied, ignore, patch, cfg)
+    assert clear is not None
+    right = (slice(None), slice(-patch, None))
+    assert np.abs(top[right].astype(float) - paint[right]).mean() > 40
+    assert np.abs(clear[right].astype(float) - paint[right]).mean() < 5
+    even = paint.astype(np.uint8)
+    assert unveiled(even, occupied, ignore, patch, cfg) is None
+
+
+def test_a_tile_in_a_lamps_glare_is_read_with_the_glare_taken_off() -> None:
+    """Photo game 5105 (4 players), the last photo: yellow's K under its knight in a lamp's
+    glare, its city washed to the pale of a road, was likeliest a W (the K sixth) and laid so,
+    yellow a point short. With the glare taken off (``classify.veil_cells``, :func:`unveiled`)
+    the K is the likeliest tile of its cell; with it off, the W."""
+    from bench.bench_follow import COLOURS, true_states
+    from scorer import random_game
+    from scorer.follow import align
+
+    record = random_game(5105, COLOURS[:4], turns=20)
+    states, _, _ = true_states(record)
+    state, last = states[-1], record.turns[-1]
+    photo = generate(state, None, 5105 * 1000 + len(state.tiles))
+
+    def likeliest(config: dict) -> str:
+        d = BoardReader(config).read_detail(photo.jpeg, players=state.players, prior=states[-2])
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        ev = next(v for c, v in (d.evidence or {}).items() if to_truth.cell(c) == last.at)
+        return max(ev.items(), key=lambda kv: kv[1])[0][0]
+
+    assert last.tile is not None and last.tile.id == "K"
+    assert likeliest({}) == "K"
+    assert likeliest({"classify": {"veil_cells": 0}}) == "W"
+
+
 def test_edge_road_evidence_counts_roads_crossing_edges_not_lines_along_them() -> None:
     """A straight road from the north edge to the south edge, and a pale line along the west
     border (a tile's edge, the table in the gap): the features see roads crossing N and S only,
