@@ -467,6 +467,33 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     return out, protos
 
 
+def _local_levels(values: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int, pct: float,
+                  r: int) -> tuple[np.ndarray, float] | None:
+    """Each occupied cell's ``pct`` percentile of ``values`` (its pixels not ignored), taken as
+    the median over the cells within ``r`` of it (cells without one: the board's), and the
+    board's median of them; None where no cell has enough pixels (:func:`unveiled`,
+    :func:`flat_field`)."""
+    rows, cols = occupied.shape
+    cells = values.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    ign = ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
+    level = np.full((rows, cols), np.nan, np.float32)
+    for j, i in zip(*np.nonzero(occupied)):
+        v = cells[j, i][~ign[j, i]]
+        if len(v) >= patch:
+            level[j, i] = np.percentile(v, pct)
+    if np.isnan(level).all():
+        return None
+    local = np.full_like(level, np.nan)
+    for j in range(rows):
+        for i in range(cols):
+            win = level[max(0, j - r): j + r + 1, max(0, i - r): i + r + 1]
+            if (~np.isnan(win)).any():
+                local[j, i] = np.nanmedian(win)
+    ref = float(np.nanmedian(level))
+    local[np.isnan(local)] = ref
+    return local, ref
+
+
 def unveiled(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int,
              cfg: dict[str, Any]) -> np.ndarray | None:
     """The top view with a lamp's glare taken off, or None where the board shows none.
@@ -479,26 +506,11 @@ def unveiled(top: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patc
     is not itself taken for glare), bilinear between cell centres, up to ``veil_max``; only
     where some cell's is at least ``veil_min``."""
     rows, cols = occupied.shape
-    dark = top.min(axis=-1).astype(np.float32)
-    cells = dark.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
-    ign = ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
-    level = np.full((rows, cols), np.nan, np.float32)
-    pct = float(cfg["veil_dark_pct"])
-    for j, i in zip(*np.nonzero(occupied)):
-        v = cells[j, i][~ign[j, i]]
-        if len(v) >= patch:
-            level[j, i] = np.percentile(v, pct)
-    if np.isnan(level).all():
+    levels = _local_levels(top.min(axis=-1).astype(np.float32), occupied, ignore_top, patch,
+                           float(cfg["veil_dark_pct"]), int(cfg["veil_cells"]))
+    if levels is None:
         return None
-    ref = float(np.nanmedian(level))
-    r = int(cfg["veil_cells"])
-    local = np.full_like(level, np.nan)
-    for j in range(rows):
-        for i in range(cols):
-            win = level[max(0, j - r): j + r + 1, max(0, i - r): i + r + 1]
-            if (~np.isnan(win)).any():
-                local[j, i] = np.nanmedian(win)
-    local[np.isnan(local)] = ref
+    local, ref = levels
     w = np.clip((local - ref) / max(255.0 - ref, 1.0), 0.0, float(cfg["veil_max"]))
     if float(w[occupied].max(initial=0.0)) < float(cfg["veil_min"]):
         return None
@@ -523,25 +535,11 @@ def flat_field(top: np.ndarray, lab: np.ndarray, occupied: np.ndarray, ignore_to
     The neighbourhood is wide enough (a few tiles) that a city tile among fields is not itself
     evened away."""
     rows, cols = occupied.shape
-    grey = top.astype(np.float32).mean(-1)
-    cells = grey.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
-    ign = ignore_top.reshape(rows, patch, cols, patch).transpose(0, 2, 1, 3).reshape(rows, cols, -1)
-    level = np.full((rows, cols), np.nan, np.float32)
-    for j, i in zip(*np.nonzero(occupied)):
-        v = cells[j, i][~ign[j, i]]
-        if len(v) >= patch:
-            level[j, i] = np.median(v)
-    if np.isnan(level).all():
+    levels = _local_levels(top.astype(np.float32).mean(-1), occupied, ignore_top, patch, 50.0,
+                           int(cfg["flat_field_cells"]))
+    if levels is None:
         return lab
-    r = int(cfg["flat_field_cells"])
-    local = np.full_like(level, np.nan)
-    for j in range(rows):
-        for i in range(cols):
-            win = level[max(0, j - r): j + r + 1, max(0, i - r): i + r + 1]
-            if (~np.isnan(win)).any():
-                local[j, i] = np.nanmedian(win)
-    ref = float(np.nanmedian(level))
-    local[np.isnan(local)] = ref
+    local, ref = levels
     v = local[occupied]
     if np.percentile(v, 90) < float(cfg["flat_field_min_spread"]) * np.percentile(v, 10):
         return lab  # light even enough: the photo's own colours
