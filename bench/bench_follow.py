@@ -349,6 +349,14 @@ def _feature_slots(tile: Any, rot: int, on: str | None) -> frozenset[str] | None
 RETAKE_SEED = 500  # a retaken photo: the same board rendered with this added to its seed
 
 
+def photo_of(state: State, seed: int, take: int = 0) -> Any:
+    """Photo game ``seed``'s rendered photo of ``state`` (its ``take``-th take): each board of a
+    game its own render seed, a retake that seed plus :data:`RETAKE_SEED`. Tests render a game's
+    photos through this to read what the bench read."""
+    from vision.synth import generate  # type: ignore[import-not-found]
+    return generate(state, None, seed * 1000 + len(state.tiles) + take * RETAKE_SEED)
+
+
 @dataclass
 class PhotoGame:
     """One game followed through rendered photos (:func:`photo_game`)."""
@@ -380,7 +388,6 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     global _READER
     from vision.errors import VisionError  # type: ignore[import-not-found]
     from vision.reader import BoardReader  # type: ignore[import-not-found]
-    from vision.synth import generate  # type: ignore[import-not-found]
 
     if _READER is None:
         _READER = BoardReader({"read": {"threads": threads}} if threads else None)
@@ -396,7 +403,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     out = PhotoGame(seed, "")
 
     def read(state: State, prior: State | None, take: int) -> Any:
-        photo = generate(state, None, seed * 1000 + len(state.tiles) + take * RETAKE_SEED)
+        photo = photo_of(state, seed, take)
         try:
             detail = reader.read_detail(photo.jpeg, game=state.game, players=state.players, prior=prior)
         except VisionError:

@@ -439,14 +439,14 @@ def test_a_tile_in_a_lamps_glare_is_read_with_the_glare_taken_off() -> None:
     glare, its city washed to the pale of a road, was likeliest a W (the K sixth) and laid so,
     yellow a point short. With the glare taken off (``classify.veil_cells``, :func:`unveiled`)
     the K is the likeliest tile of its cell; with it off, the W."""
-    from bench.bench_follow import COLOURS, true_states
+    from bench.bench_follow import COLOURS, photo_of, true_states
     from scorer import random_game
     from scorer.follow import align
 
     record = random_game(5105, COLOURS[:4], turns=20)
     states, _, _ = true_states(record)
     state, last = states[-1], record.turns[-1]
-    photo = generate(state, None, 5105 * 1000 + len(state.tiles))
+    photo = photo_of(state, 5105)
 
     def likeliest(config: dict) -> str:
         d = BoardReader(config).read_detail(photo.jpeg, players=state.players, prior=states[-2])

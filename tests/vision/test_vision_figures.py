@@ -945,14 +945,13 @@ def test_lying_figures_in_a_lamps_glare_are_found() -> None:
     """Follow photo game 193 after turn 19 (a lamp's glare over the board): 6 of the 10 figures
     were found, two lying red farmers in the glare among those missed, and the game's final
     score was 5 points off. With sat_glare at least 9 are found on their cells."""
-    from bench.bench_follow import true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from vision.compare import compare
     from vision.reader import BoardReader
-    from vision.synth import generate
     states, _, _ = true_states(random_game(193, ("red", "blue"), turns=20))
     state = states[19]
-    photo = generate(state, None, 193 * 1000 + len(state.tiles))
+    photo = photo_of(state, 193)
     m = compare(BoardReader().read(photo.jpeg).state, photo.reading.state)
     assert m.meeples_truth == 10
     assert m.meeples_matched >= 9
@@ -963,15 +962,14 @@ def _last_photo_read(seed: int, players: tuple[str, ...]) -> tuple[Any, Callable
     """Photo game ``seed``'s last turn (``players``, 20 turns), a function that reads its last
     photo (with the photo before's true state as prior) by a reader of ``config``: the figures
     read and the faint ones, each (player, cell in the truth's frame), and the true figures."""
-    from bench.bench_follow import true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from scorer.follow import align
     from vision.reader import BoardReader
-    from vision.synth import generate
     record = random_game(seed, players, turns=20)
     states, _, _ = true_states(record)
     state = states[-1]
-    photo = generate(state, None, seed * 1000 + len(state.tiles))
+    photo = photo_of(state, seed)
 
     def read(config: dict | None) -> tuple[list[tuple[str, tuple[int, int]]], list[tuple[str, tuple[int, int]]]]:
         d = BoardReader(config).read_detail(photo.jpeg, players=players, prior=states[-2])
@@ -1039,15 +1037,14 @@ def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_rea
     Painted and lit from above, it is lighter and purer than the weave around it: what stands
     out from the cloth (``figures.split_stand_out``) is taken whole and kept out of the split,
     and the thief is read on its road. Without that look it is lost."""
-    from bench.bench_follow import true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from scorer.follow import align
     from vision.reader import BoardReader
-    from vision.synth import generate
     record = random_game(1539, ("red", "blue"), turns=20)
     states, _, _ = true_states(record)
     state = states[-1]
-    photo = generate(state, None, 1539 * 1000 + len(state.tiles))
+    photo = photo_of(state, 1539)
     last = record.turns[-1]
     assert last.player == "blue" and last.meeple is not None and last.tile is not None
 
@@ -1074,14 +1071,13 @@ def test_a_cell_under_a_figures_foot_that_nearly_passes_for_a_tile_is_read() -> 
     and was left out, the thief reported on a cell without a tile and the turn not seen. A
     figure stands on a tile: a cell under a figure's foot that nearly passes and borders the
     layout holds one (classify.occupancy_figure_near)."""
-    from bench.bench_follow import true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from vision.compare import compare
     from vision.reader import BoardReader
-    from vision.synth import generate
     states, _, _ = true_states(random_game(1177, ("red", "blue"), turns=20))
     state = states[19]
-    photo = generate(state, None, 1177 * 1000 + len(state.tiles))
+    photo = photo_of(state, 1177)
 
     def read(config: dict | None) -> tuple[int, int]:
         """Tiles read right, and figures read on a cell the reading holds a tile on."""
@@ -1101,13 +1097,12 @@ def test_a_city_tile_of_the_tables_tan_under_a_figure_is_read() -> None:
     the bar for a cell beside the layout (occupancy_near_ratio -1.0): it was left out, the
     knight reported on no tile and the city's points lost. A cell under a figure's foot has a
     lower bar (classify.occupancy_figure_near_ratio)."""
-    from bench.bench_follow import true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from vision.reader import BoardReader
-    from vision.synth import generate
     states, _, _ = true_states(random_game(1410, ("red", "blue"), turns=20))
     state = states[20]
-    photo = generate(state, None, 1410 * 1000 + len(state.tiles))
+    photo = photo_of(state, 1410)
     assert len(state.tiles) == 21
 
     def read(config: dict | None) -> tuple[int, int]:

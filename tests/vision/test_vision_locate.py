@@ -997,9 +997,9 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     either, the 72 cells win (with the figure parts kept on tiles since session 50,
     figures.split_keep_cell_tile, and the figures standing out from a cloth of their colour since
     session 74, figures.split_stand_out, left out too: they also tip this photo to the true grid)."""
+    from bench.bench_follow import photo_of
     from scorer import Game, random_game
     from vision.reader import BoardReader
-    from vision.synth import generate
 
     record = random_game(6, ("red", "blue"), turns=20)
     game = Game.from_record(record)
@@ -1007,7 +1007,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
         game.play(turn)
     state = game.state()
     assert len(state.tiles) == 8
-    photo = generate(state, None, 6 * 1000 + len(state.tiles))
+    photo = photo_of(state, 6)
     read = BoardReader().read(photo.jpeg, game=state.game, players=state.players)
     assert len(read.state.tiles) == 8
     box_alone = BoardReader({"colours": {"register_seeds": False}})

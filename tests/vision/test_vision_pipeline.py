@@ -356,13 +356,12 @@ def test_a_strip_of_table_beyond_a_small_board_is_cleaned_when_the_rest_fits_the
     follower laid two turns crossed. More new cells than a gap lays are cleaned when the cells
     left are few new ones beside every previous tile, each read as its likeliest template
     (``edge_prior_refit_rank``): the five tiles are read as laid. Without it, the phantom."""
-    from bench.bench_follow import RETAKE_SEED, true_states
+    from bench.bench_follow import photo_of, true_states
     from scorer import random_game
     from scorer.follow import align
-    from vision.synth import generate
     states, _, _ = true_states(random_game(2079, ("red", "blue"), turns=20))
     state, prior = states[4], states[3]
-    photo = generate(state, None, 2079 * 1000 + len(state.tiles) + RETAKE_SEED)  # the bench's retake
+    photo = photo_of(state, 2079, take=1)  # the bench's retake
     truth = {e.at: (e.tile, e.rot) for e in state.tiles}
 
     def read(config: dict | None) -> tuple[int, int]:
