@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import os
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -644,11 +644,12 @@ class BoardReader:
             region = cv2.dilate(tilecol.astype(np.uint8), np.ones((15, 15), np.uint8)) > 0
             outside = to_lab(work)[~region]
             bg = np.median(outside, axis=0) if len(outside) > 100 else None
+        feet = figure_cells(blobs, grid)
         evidence, _ = classify_cells(top, tc_top, ig_top, grid, templates, ccfg, self.cfg["colours"],
                                      lcfg, self.profile, g_top, bg, hid_top, sh_top, at_top,
                                      lambda cols, rows: table_samples(work, replace(grid, cols=cols, rows=rows),
                                                                       patch, ccfg),
-                                     figure_cells(blobs, grid))
+                                     feet)
         if not evidence:
             raise BoardNotFoundError("found a grid but no tiles on it; photograph the board from closer, "
                                      "in even light")
@@ -674,7 +675,8 @@ class BoardReader:
             drop = set() if many and not refit else edgeless_cells(work, grid, set(unary), ccfg, keep)
             if many and drop and prior is not None and not fits_every_prior_tile(
                     {c: u for c, u in unary.items() if c not in drop}, templates, prior,
-                    {**self.cfg["decode"], "prior_fit_rank": refit, "prior_fit_turn": 0.0}):
+                    {**self.cfg["decode"], "prior_fit_rank": refit, "prior_fit_turn": 0.0},
+                    {(grid.cols[i], grid.rows[j]) for j, i in zip(*np.nonzero(feet))}):
                 # more new cells than a gap lays: cleaned only when the cells left are few new
                 # ones beside every tile of the previous board, each read as its likeliest
                 # template (edge_prior_refit_rank 1). A right grid can read a strip of table
@@ -1055,7 +1057,7 @@ def cell_evidence(unary: dict[tuple[int, int], np.ndarray], templates: list[Temp
 
 
 def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], prior: State,
-              cfg: dict[str, Any]) -> float:
+              cfg: dict[str, Any], covered: Collection[tuple[int, int]] = ()) -> float:
     """How well a grid's cells fit the previous board of a followed game: under the rotation
     and shift that fits best, the prior tiles whose cell's evidence ranks their tile among its
     ``prior_fit_rank`` likeliest templates, less the prior tiles with no cell, less the cells
@@ -1063,7 +1065,10 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     cells where there are none), each at ``prior_fit_extra``. A photo of a followed game is
     taken after a turn, which laid a tile: a fit that reads one to ``prior_fit_new`` cells beyond
     the prior's gains ``prior_fit_turn`` (a grid that missed the new tile, say one whose tile
-    mask took a mostly-city tile for table, fits the prior as well but shows no turn)."""
+    mask took a mostly-city tile for table, fits the prior as well but shows no turn). A cell
+    in ``covered`` (under a figure's foot) ranks the prior tile among ``prior_fit_covered_rank``
+    more: the figure may hide what tells the tile from its likeliest (a W's village under a
+    follower reads as the straight road U)."""
     index: dict[tuple[str, int], int] = {}
     for k, t in enumerate(templates):
         if t.tile.id is not None:
@@ -1078,7 +1083,8 @@ def prior_fit(unary: dict[tuple[int, int], np.ndarray], templates: list[Template
     rank = int(cfg.get("prior_fit_rank", 3))
     allowed = int(cfg.get("prior_fit_new", 3))
     turn = float(cfg.get("prior_fit_turn", 0.0))
-    top = {c: set(np.argsort(-u)[:rank].tolist()) for c, u in unary.items()}
+    more = int(cfg.get("prior_fit_covered_rank", 0))
+    top = {c: set(np.argsort(-u)[:rank + (more if c in covered else 0)].tolist()) for c, u in unary.items()}
     rot_of = [t.rot for t in templates]
     best = -float(len(ptiles))
     for q in (0, 90, 180, 270):
@@ -1204,12 +1210,12 @@ def _coverage_of(tilecol: np.ndarray, power: float) -> Callable[[tuple[Any, ...]
 
 
 def fits_every_prior_tile(unary: dict[tuple[int, int], np.ndarray], templates: list[Template], prior: State,
-                          cfg: dict[str, Any]) -> bool:
+                          cfg: dict[str, Any], covered: Collection[tuple[int, int]] = ()) -> bool:
     """Whether a grid's cells fit the previous board of a followed game as a whole: a
-    :func:`prior_fit` (with ``cfg``'s rank, turn bonus and extra cells) of at least the number of
-    its known tiles, as when every one of them lies on a cell that reads it and no more cells
-    than a gap lays are new."""
-    return prior_fit(unary, templates, prior, cfg) >= sum(1 for t in prior.tiles if t.tile.known)
+    :func:`prior_fit` (with ``cfg``'s rank, turn bonus and extra cells, and the cells under a
+    figure's foot ``covered``) of at least the number of its known tiles, as when every one of
+    them lies on a cell that reads it and no more cells than a gap lays are new."""
+    return prior_fit(unary, templates, prior, cfg, covered) >= sum(1 for t in prior.tiles if t.tile.known)
 
 
 def choose_attempt(attempts: list[tuple[Any, ...]], power: float, prior: State | None,

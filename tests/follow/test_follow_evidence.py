@@ -335,6 +335,33 @@ def test_reader_prefers_the_grid_that_fits_the_prior() -> None:
     assert choose_attempt(attempts, 0.75, prior, templates, cfg)[3] is right
 
 
+def test_a_previous_tile_under_a_figure_fits_as_its_cells_second_likeliest() -> None:
+    """A figure may hide what tells a tile from its likeliest rival (a W's village under a
+    thief reads as the straight road U): where the fit is judged with the cells under a
+    figure's foot, a previous tile ranked second there still fits
+    (``decode.prior_fit_covered_rank``), and nowhere else."""
+    from vision.reader import BoardReader, fits_every_prior_tile, prior_fit
+
+    reader = BoardReader()
+    templates = reader.templates("base", ())
+    index = {(t.tile.id, t.rot): k for k, t in enumerate(templates)}
+    tiles = [((0, 0), "D"), ((1, 0), "W"), ((2, 0), "U")]
+    prior = State(game="base", players=PLAYERS, tiles=tuple(TileEntry(at, tile(i), 0) for at, i in tiles))
+    unary = {}
+    for at, i in tiles:
+        u = np.full(len(templates), -30.0)
+        u[index[(i, 0)]] = -20.0
+        unary[at] = u
+    unary[(1, 0)][index[("U", 0)]] = -19.5  # the W's cell reads U first
+    cfg = {**reader.cfg["decode"], "prior_fit_rank": 1, "prior_fit_turn": 0.0}
+    assert cfg["prior_fit_covered_rank"] == 1
+    assert not fits_every_prior_tile(unary, templates, prior, cfg)
+    assert not fits_every_prior_tile(unary, templates, prior, cfg, covered={(0, 0), (2, 0)})
+    assert fits_every_prior_tile(unary, templates, prior, cfg, covered={(1, 0)})
+    assert prior_fit(unary, templates, prior, cfg, {(1, 0)}) == prior_fit(unary, templates, prior, cfg) + 1.0
+    assert not fits_every_prior_tile(unary, templates, prior, {**cfg, "prior_fit_covered_rank": 0}, covered={(1, 0)})
+
+
 def test_reader_prefers_the_grid_that_also_reads_the_turns_tile() -> None:
     """Game 24 of the photo benchmark: two grids fitted the prior equally, the one that missed
     the new tile (mostly city, with a figure on it) read no doubtful cell and won; a photo

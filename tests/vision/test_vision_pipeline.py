@@ -374,6 +374,32 @@ def test_a_strip_of_table_beyond_a_small_board_is_cleaned_when_the_rest_fits_the
     assert n > len(truth) and same < len(truth)
 
 
+def test_a_tile_under_a_figure_read_as_its_rival_still_fits_the_previous_board() -> None:
+    """Five-player photo game 5239's last photo, on orange wood in a lamp's glare: four cells of
+    the table read as tiles C and R, five new cells, more than ``edge_prior_max_new``. The edge
+    test found the four, but what it left did not fit the previous board tile for tile: yellow's
+    thief on a W's village made that cell read as the straight road U (by 0.45), so the table
+    stayed, and the follower laid five turns for the one. Under a figure's foot the previous
+    tile counts among its cell's two likeliest (``decode.prior_fit_covered_rank``): the 21 tiles
+    are read as laid. Without it, the four phantoms."""
+    from bench.bench_follow import COLOURS, photo_of, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    players = COLOURS[:5]
+    states, _, _ = true_states(random_game(5239, players, turns=20))
+    state, prior = states[-1], states[-2]
+    photo = photo_of(state, 5239)
+    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+
+    def read(config: dict | None) -> tuple[int, int]:
+        """Tiles read, and of them those where the truth has them."""
+        got = BoardReader(config).read_detail(photo.jpeg, players=players, prior=prior).reading.state
+        return len(got.tiles), align(truth, got)[1]
+
+    assert read(None) == (len(truth), len(truth))
+    assert read({"decode": {"prior_fit_covered_rank": 0}}) == (len(truth) + 4, len(truth))
+
+
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
     """Scans tuning photo ``seed`` (40 tiles, the default mix)."""
     from vision import synth
