@@ -270,6 +270,16 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                               lambda m=m: _components(_opened_closed(m, k)))
             _add_whole_at_edge(m8, whole[1], whole[2], near, (0.25 * a_lo * side ** 2, a_hi * side ** 2))
         n, lab_img, stats = _components(m8)
+        if glare_only is not None and spec["glare"].get("alone") and n > 1:
+            # a figure the colour's own rule finds keeps its own outline: the glare rule's
+            # pixels join only components mostly of them (a black figure's lit head and the
+            # shadow beside it moved its foot and hid more of the tile under it)
+            ids = np.arange(1, n)
+            glare_n = np.bincount(lab_img[glare_only & (lab_img > 0)], minlength=n)[1:]
+            own = ids[glare_n * 2 <= stats[1:, cv2.CC_STAT_AREA]]
+            if len(own):
+                m8[np.isin(lab_img, own) & glare_only] = 0
+                n, lab_img, stats = _components(m8)
         split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
         cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):

@@ -1013,6 +1013,24 @@ def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() ->
     assert read({"figures": {"faint_colours": ["blue"]}})[1] == []
 
 
+def test_black_figures_lit_by_a_lamp_over_orange_wood_are_read() -> None:
+    """Photo game 5239 (5 players), the last photo: black's farmer on the last turn's K and
+    black's knight on an earlier R, lit by a lamp over orange wood, are value 44-77 (median 58
+    and 66), saturation mostly 30-110, against black's rule of value 45 at most: neither was
+    read, the K went without its follower and black ended a point short. Black's glare rule
+    (``figures.colours.black.glare``: value to 80 where the saturation is at most 110, the figure
+    standing out from the ring around it) reads both, and a yellow figure's shadow on the grass
+    of tuning photo 5013 (value 57-77 but saturation 106-164) is no black figure. Without the
+    rule neither is read."""
+    from bench.bench_follow import COLOURS
+    last, read, figures = _last_photo_read(5239, COLOURS[:5])
+    truth = sorted(c for p, c in figures if p == "black")
+    assert len(truth) == 2 and last.player == "black" and last.at in truth
+    assert sorted(c for p, c in read(None)[0] if p == "black") == truth
+    off = {"figures": {"colours": {"black": {"glare": {"min_contrast": 1e9}}}}}
+    assert [c for p, c in read(off)[0] if p == "black"] == []
+
+
 def test_yellow_figures_pale_in_a_lamps_glare_are_read() -> None:
     """Photo game 5105 (4 players), the last photo: three of yellow's four figures stand in a
     lamp's glare, saturation 110-160 at value 250 or more against yellow's rule of 200, and were
