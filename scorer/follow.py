@@ -159,6 +159,12 @@ Evidence = Mapping[Cell, Mapping[tuple[str, int], float]]
 #: id, rotation in the record's frame). Photos are independent looks at a tile that never
 #: changes, so the sum tells tiles apart far better than any one photo.
 EvidenceTotal = Mapping[Cell, tuple[int, Mapping[tuple[str, int], float]]]
+#: A cell the photo shows (:func:`_in_view`): its quad, carried on from a read neighbour's,
+#: lies inside the photo but for at most this much of a tile's side beyond its border. The
+#: reader reads a tile the border cuts a little (fresh photo game 3186: the last photo lacked a
+#: T read on a shadowed bay of the table beside the layout's end, whose cell ran 7 pixels of
+#: 375 over the photo's edge; kept, it gave the last turn's R to the wrong player).
+VIEW_OVERHANG = 0.1
 #: A photo that shows no new tile and misses a tile at least this many photos showed is not
 #: used: the tile laid since may be among those it misses (:func:`follow_step`; photo game 2829).
 #: A tile fewer photos showed may be a cell of the table read as a tile, which such photos take
@@ -1479,10 +1485,10 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
 def _in_view(cell: Cell, state: State, transform: Transform, image: tuple[int, int] | None) -> bool:
     """Whether the photo whose reading is ``state`` (its frame: ``transform`` maps it onto the
     record's) would show the record's ``cell``: a tile beside it has an image quad, and the cell's
-    middle, carried on from that quad (affine: the tile's own corners and sides), lies inside the
-    photo (``image``: width, height) by a whole tile's width at least. A tile read on a cell of
-    the table at the layout's edge lies beyond the span of the photo's tiles, yet in the middle of
-    the next photo, which shows nothing there (photo game 1694: a C read beside a Q at the
+    corners, carried on from that quad (affine: the tile's own corners and sides), lie inside the
+    photo (``image``: width, height) but for :data:`VIEW_OVERHANG` of a tile's side. A tile read
+    on a cell of the table at the layout's edge lies beyond the span of the photo's tiles, yet
+    inside the next photo, which shows nothing there (photo game 1694: a C read beside a Q at the
     edge, taken as blue's turn with the next tile; the last photo lacked it and it was kept)."""
     if image is None:
         return False
@@ -1494,10 +1500,13 @@ def _in_view(cell: Cell, state: State, transform: Transform, image: tuple[int, i
             continue
         (x0, y0), (x1, y1), _, (x3, y3) = e.quad  # corners (0, 0), (1, 0), (1, 1), (0, 1) of its cell
         ex, ey = (x1 - x0, y1 - y0), (x3 - x0, y3 - y0)
-        u, v = gx - e.at[0] + 0.5, gy - e.at[1] + 0.5
-        mx, my = x0 + u * ex[0] + v * ey[0], y0 + u * ex[1] + v * ey[1]
-        side = max(math.hypot(*ex), math.hypot(*ey))
-        return side <= mx <= width - side and side <= my <= height - side
+        over = VIEW_OVERHANG * max(math.hypot(*ex), math.hypot(*ey))
+        for du, dv in ((0, 0), (1, 0), (1, 1), (0, 1)):
+            u, v = gx - e.at[0] + du, gy - e.at[1] + dv
+            x, y = x0 + u * ex[0] + v * ey[0], y0 + u * ex[1] + v * ey[1]
+            if not (-over <= x <= width + over and -over <= y <= height + over):
+                return False
+        return True
     return False
 
 
