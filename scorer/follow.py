@@ -94,6 +94,7 @@ from .game import Game
 from .geometry import (
     EDGE_SLOTS,
     EDGES,
+    FACING_SLOT,
     SLOT_EDGE,
     SLOTS,
     Cell,
@@ -2553,6 +2554,12 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     def late_ask() -> list[tuple[Alternative, Game]]:
         return late_seen(record, chosen_turns, end_game)
 
+    def a_cell_off(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        return _followers_a_cell_off(replace(prior, turns=prior.turns + these), then, game, these, late)
+
+    def a_cell_off_ask() -> list[tuple[Alternative, Game]]:
+        return a_cell_off(record, chosen_turns, end_game)
+
     def recoloured(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
         return _recoloured_followers(replace(prior, turns=prior.turns + these), then, game, these, visible)
 
@@ -2563,6 +2570,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         "the city beside it: the players are asked"
     late_why = "a follower first seen now stands on a tile laid just before the last photo, which showed none " \
         "there: the players are asked"
+    a_cell_off_why = "a figure of the player who laid a new tile, read on an earlier tile at the edge the two " \
+        "share, may stand on the new tile: the players are asked"
     recoloured_why = "a figure on a new tile was read in another player's colour: it may be no follower of that " \
         "turn; the players are asked"
     rivals_why = "a follower on a new tile may hide what tells it from another tile: the players are asked"
@@ -2591,6 +2600,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         (rivals_ask, rivals_why),
         (snapped_ask, snapped_why),
         (late_ask, late_why),
+        (a_cell_off_ask, a_cell_off_why),
         (recoloured_ask, recoloured_why),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns, unread),
          "a new tile the photo could not recognise may hold a follower it could not see either: the players are "
@@ -2624,6 +2634,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     for ask, why, question, any_to_ask in ((past_ask, past_why, past_hidden, rewritten or reopened or reseated),
                                            (snapped_ask, snapped_why, snapped, weak),
                                            (late_ask, late_why, late_seen, late),
+                                           (a_cell_off_ask, a_cell_off_why, a_cell_off, late),
                                            (recoloured_ask, recoloured_why, recoloured, visible)):
         if asked_by is not ask and len(alternatives) > 1 and any_to_ask:
             alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, question,
@@ -4680,6 +4691,39 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
     if not out:
         return []
     return [(_outcome(turns, record, end_game, before, "; ".join(asked)), end_game), *out]
+
+
+def _followers_a_cell_off(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
+                          late: Sequence[MeepleEntry]) -> list[tuple[Alternative, Game]]:
+    """Alternatives for this step's new tiles without a follower where the photo shows a figure
+    in the colour of the tile's player on an earlier tile beside it, at the edge the two share,
+    that the game does not hold (``late``): a figure standing at a tile's edge is easily read on
+    the tile beyond, its foot guessed from its height (fresh photo game 5259, 5 players: black's
+    knight at the edge of the last turn's V, read on the K beside it, was ignored: black 2
+    short; the other way round, a follower the game holds read a cell off, see
+    :func:`_seen_across_an_edge`). Returns ``record`` as it is first, then with each such turn
+    given a follower on each feature of its tile along that edge (where the game replays so and
+    its end totals or the followers it leaves on the board are new), with their games, or []."""
+    def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
+        if t.at is None or t.tile is None or t.meeple is not None or t.discarded or t.take_back is not None:
+            return []
+        out: list[tuple[str, dict[str, Any]]] = []
+        features: set[int] = set()
+        for m in late:
+            edge = SLOT_EDGE.get(m.on)
+            if m.player != t.player or edge is None or neighbour(m.at, edge) != t.at:
+                continue
+            facing = FACING_SLOT[m.on]
+            for slot in (facing, *EDGE_SLOTS[SLOT_EDGE[facing]]):
+                i = _segment(t.tile, t.rot, slot)
+                if i is not None and i not in features:
+                    features.add(i)
+                    out.append((_late_question(t, slot), {"meeple": slot}))
+        return out
+
+    def as_read(t: Turn) -> str:
+        return f"{t.player} put no follower on the tile at {list(t.at or ())}" if options(t) else ""
+    return _turn_questions(record, end_game, before, turns, options, as_read, standing=True)
 
 
 def _unseen_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],

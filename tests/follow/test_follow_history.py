@@ -2483,6 +2483,36 @@ def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked()
     assert not step(res, wrong_colour).ambiguous
 
 
+def test_a_figure_read_a_cell_off_the_new_tile_across_their_edge_is_asked() -> None:
+    """Fresh photo game 5259 (5 players): black's knight stood at the edge of the last turn's V,
+    and the reader put its foot on the K beside it, where the game has no follower: it was
+    ignored, the V got none, and black ended 2 short. A figure in the colour of the player who
+    laid a new tile, read on an earlier tile at the edge the two share, is now asked about: the
+    turn as read first, then with a follower on each feature of the new tile along that edge.
+    In another player's colour, or at an edge the new tile does not touch, nothing is asked."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0))  # the road runs on east of the start tile's
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("U"), (2, 0), 0, meeple="W"))  # a thief on the road's west end
+    truth = photo(game)
+
+    def read_at(player: str, on: str) -> State:
+        return replace(truth, meeples=tuple(replace(m, player=player, at=(1, 0), on=on) if m.at == (2, 0) else m
+                                            for m in truth.meeples))
+
+    asked = step(res, read_at("blue", "E"))
+    assert asked.ambiguous
+    assert asked.record.turns[-1].meeple is None  # as read: the figure is on no tile of the turn
+    laid = [a.record.turns[-1].meeple for a in asked.alternatives]
+    assert laid == [None, "W", "Ws", "Wn"]  # the facing slot first: the road, then the fields either side of it
+    assert any("at the edge the two share" in w for w in asked.warnings)
+    thief = asked.alternatives[laid.index("W")]
+    assert replay(thief.record)[1].final == game.final_report().final
+    for player, on in (("red", "E"), ("blue", "N")):  # (red's: a late follower on its own tile, asked as such)
+        assert not any("at the edge the two share" in w for w in step(res, read_at(player, on)).warnings)
+
+
 def test_a_late_follower_is_asked_with_the_steps_own_question() -> None:
     """Fresh photo game 1074: red's thief on turn 18's K was missed by its photo and seen by the
     last one, but the last step already asked whether blue's new tile, which closed a city, had
