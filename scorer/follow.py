@@ -3616,14 +3616,19 @@ def _rewrite(record: GameRecord, changes: list[tuple[Cell, TileType, int]]) -> t
     game = _replayed(fixed)
     if game is None and moved:
         # each moved follower in turn order takes the first slot the game replays with up to
-        # its turn (a turn's legality depends on the turns before it only)
-        for i in moved:
+        # the next moved follower's turn (or to the end), else the first it replays with up to
+        # its own turn (a turn's legality depends on the turns before it only): a farmer moved
+        # onto a field a later turn's farmer joins is no slot at all (fresh photo game 3215:
+        # red's monk on an A, taken as a thief on a U's road, rewritten to a farmer on the A's
+        # field, which blue's farmer three turns later shared, so the A was never taken)
+        moved.sort()
+        for k, i in enumerate(moved):
             t, prev = fixed.turns[i], record.turns[i]
-            for slot in _follower_slots(prev.tile, prev.rot, t.tile, t.rot, prev.meeple):
-                trial = replace(fixed, turns=fixed.turns[:i] + (replace(t, meeple=slot),) + fixed.turns[i + 1:])
-                if _replayed(replace(trial, turns=trial.turns[:i + 1])) is not None:
-                    fixed = trial
-                    break
+            upto = moved[k + 1] if k + 1 < len(moved) else len(fixed.turns)
+            trials = [replace(fixed, turns=fixed.turns[:i] + (replace(t, meeple=slot),) + fixed.turns[i + 1:])
+                      for slot in _follower_slots(prev.tile, prev.rot, t.tile, t.rot, prev.meeple)]
+            fixed = next((trial for n in (upto, i + 1) for trial in trials
+                          if _replayed(replace(trial, turns=trial.turns[:n])) is not None), fixed)
         game = _replayed(fixed)
     if game is None:
         return None

@@ -3632,3 +3632,23 @@ def test_a_crest_answered_by_the_points_of_another_city_the_photos_later_rewrite
     offered = {next(t for t in a.record.turns if t.at == (1, -1)).tile.id: dict(a.final)  # type: ignore[union-attr]
                for a in res.alternatives}
     assert offered["N"] == dict(game.final_report().final) != offered["M"]
+
+
+def test_a_rewritten_tiles_follower_takes_a_slot_the_whole_game_replays_with() -> None:
+    """Fresh photo game 3215: red's monk on the first turn's A was read as a thief on a U's road,
+    and the photos since read A. The rewrite moved the thief onto the A's field at the same
+    place (the first slot the game replayed with up to red's turn), a field blue's farmer joined
+    three turns later, so the game did not replay and the A, and the K beside it, were never
+    taken. A moved follower now takes the first slot with which the game replays on (to the
+    next moved follower's turn, or the end): red's follower on the A's road."""
+    from scorer.follow import _replayed, _rewrite
+
+    turns = (Turn("red", tile("U"), (1, 0), 0, meeple="E"),  # a thief on the road east of the start's
+             Turn("blue", tile("B"), (1, 1), 0, meeple="N"))  # a farmer in the field south of that road
+    record = GameRecord("base", (), {}, PLAYERS, TileEntry((0, 0), tile("D"), 0), turns)
+    assert _replayed(record) is not None
+    fixed = _rewrite(record, [((1, 0), tile("A"), 90)])  # the A's road runs west to the start's
+    assert fixed is not None
+    red = fixed[0].turns[0]
+    assert (red.tile.id, red.rot, red.meeple) == ("A", 90, "W")
+    assert fixed[0].turns[1] == turns[1]
