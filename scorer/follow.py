@@ -2782,7 +2782,33 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings), evidence_total=total, figures_seen=figures,
-                        asked_about=tuple(sorted(tied)))
+                        asked_about=tuple(sorted(_offered_where_seen(alternatives, figures, tied))))
+
+
+def _offered_where_seen(alternatives: Sequence[Alternative], seen: FiguresSeen,
+                        asked: Collection[tuple[Cell, str]]) -> set[tuple[Cell, str]]:
+    """The ``asked`` (cell, player) followers whose question offered them on the feature their
+    sightings (``seen``) show most, on the tile some alternative lays there (or that no known
+    sighting tells): only those sightings an answer weighs (:data:`ANSWERED_MARK`). A question
+    that could offer none of what the photos show (another follower, wrongly placed, held that
+    feature) says nothing against them (fresh photo game 3215: blue's thief on its V's road, seen
+    there by every photo, was asked field or field while red's monk, taken as a thief, held the
+    road; the answer outvoted every photo after red's monk was set right)."""
+    out: set[tuple[Cell, str]] = set()
+    for cell, player in asked:
+        slots = [_sighting(on)[0] for p in seen.get(cell, ()) if p for q, on in p if q == player and on]
+        turns = [t for alt in alternatives for t in alt.record.turns
+                 if t.at == cell and t.player == player and not t.discarded and t.tile is not None]
+        if not turns:
+            out.add((cell, player))
+        for t in turns:
+            votes = Counter(i for slot in slots if (i := t.tile.segment_index_on_board(slot, t.rot)) is not None)
+            most = max(votes.values(), default=0)
+            offered = t.tile.segment_index_on_board(t.meeple, t.rot) if t.meeple is not None else None
+            if not votes or offered is not None and votes[offered] == most:
+                out.add((cell, player))
+                break
+    return out
 
 
 def _asked_where_they_stand(alternatives: Sequence[Alternative], followers: Collection[tuple[Cell, str]]

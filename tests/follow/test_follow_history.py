@@ -3652,3 +3652,28 @@ def test_a_rewritten_tiles_follower_takes_a_slot_the_whole_game_replays_with() -
     red = fixed[0].turns[0]
     assert (red.tile.id, red.rot, red.meeple) == ("A", 90, "W")
     assert fixed[0].turns[1] == turns[1]
+
+
+def test_an_answer_weighs_a_followers_sightings_only_where_it_offered_what_they_show() -> None:
+    """Fresh photo game 3215: blue's thief on its V's road, seen there by every photo, was asked
+    field or field (red's monk, taken as a thief on that road, held it); the answer marked the
+    sightings, and once red's monk was set right they outvoted every photo after: blue a point
+    short. A question's answer marks a follower's sightings (``FollowResult.asked_about``) only
+    where some alternative puts it on the feature they show most, or where no sighting names a
+    slot."""
+    from scorer.follow import Alternative, _offered_where_seen
+
+    def alternatives(*slots: str) -> list[Alternative]:
+        out = []
+        for slot in slots:
+            turn = Turn("red", tile("U"), (1, 0), 0, meeple=slot)  # U at 0: the road runs E-W
+            record = GameRecord("base", (), {}, PLAYERS, TileEntry((0, 0), tile("D"), 0), (turn,))
+            out.append(Alternative((turn,), record, {}, {}, {}, slot))
+        return out
+
+    on_road = {(1, 0): ((("red", "E"),), (("red", "W~"),), (("red", "N"),))}
+    asked = {((1, 0), "red")}
+    assert _offered_where_seen(alternatives("N", "S"), on_road, asked) == set()  # two fields, the road not offered
+    assert _offered_where_seen(alternatives("N", "E"), on_road, asked) == asked
+    unknown = {(1, 0): ((("red", UNKNOWN_SLOT),),)}
+    assert _offered_where_seen(alternatives("N", "S"), unknown, asked) == asked
