@@ -272,11 +272,14 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
         n, lab_img, stats = _components(m8)
         if glare_only is not None and spec["glare"].get("alone") and n > 1:
             # a figure the colour's own rule finds keeps its own outline: the glare rule's
-            # pixels join only components mostly of them (a black figure's lit head and the
-            # shadow beside it moved its foot and hid more of the tile under it)
+            # pixels join only components mostly of them whose own-rule pixels are less than a
+            # figure (a black figure's lit head and the shadow beside it moved its foot and hid
+            # more of the tile under it; a black figure of The Castle joined to the dark beside
+            # it grew to a keep's size, and the keep, the one blob that large, was lost)
             ids = np.arange(1, n)
+            area = stats[1:, cv2.CC_STAT_AREA]
             glare_n = np.bincount(lab_img[glare_only & (lab_img > 0)], minlength=n)[1:]
-            own = ids[glare_n * 2 <= stats[1:, cv2.CC_STAT_AREA]]
+            own = ids[(glare_n * 2 <= area) | (area - glare_n >= a_lo * side ** 2)]
             if len(own):
                 m8[np.isin(lab_img, own) & glare_only] = 0
                 n, lab_img, stats = _components(m8)

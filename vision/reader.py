@@ -402,6 +402,9 @@ class BoardReader:
                                self.cfg.get("refine", {}))
         colours = tuple(players) if players else CASTLE_COLOURS
         fcfg = self.cfg["figures"]
+        if not kcfg.get("figure_glare", True):
+            fcfg = {**fcfg, "colours": {c: {k: v for k, v in spec.items() if k != "glare"}
+                                        for c, spec in fcfg["colours"].items()}}
         # a colour without a rule is not looked for by colour (The Castle's white figures: as
         # pale and grey as its paths and towers; a rule by colour, tried, found a third of them
         # and as many false ones): white ones are found by what they add to the tiles read
