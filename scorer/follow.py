@@ -217,6 +217,14 @@ ANSWER_VOTES = 2
 #: showing the rest of the board) was a cell that is not there (a misread grid): its turn is
 #: taken out of the record (:func:`_unconfirmed`).
 UNCONFIRMED_AFTER = 2
+#: ... and a tile that at most :data:`UNCONFIRMED_SEEN_MAX` photos showed in all (the one that
+#: laid it among them), none of the last :data:`UNCONFIRMED_LAPSE` photos used, is taken out as
+#: well when the photo now followed has its cell in view (:func:`_in_view`): the same spot of
+#: the table read as a tile twice (fresh 4-player photo game 5164: a cell beside the layout's
+#: end read as a tile the reader did not recognise, laid as a P, read again two photos later,
+#: then lacking in the fifteen photos after; kept, it lengthened green's road by a point).
+UNCONFIRMED_SEEN_MAX = 2
+UNCONFIRMED_LAPSE = 4
 #: A photo that does not fit the record is followed without the last photo's new tiles
 #: (:func:`_undo_last_photo`) only when at least this share of the other tiles fit it.
 UNDO_MIN_AGREEMENT = 0.9
@@ -2377,7 +2385,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
         tile_evidence = total_now if cev is not None and evidence_total is not None else cev
         new_cells = frozenset(c for c in seen if c not in game.board.tiles)  # the photo's new tiles
-        for revise in (_unconfirmed, partial(_revise_followers, evidence=tile_evidence, new_cells=new_cells),
+        image = new.image if isinstance(new, Reading) else None
+        in_view = partial(_in_view, state=state, transform=transform, image=image)
+        for revise in (partial(_unconfirmed, in_view=in_view),
+                       partial(_revise_followers, evidence=tile_evidence, new_cells=new_cells),
                        _farmers_left_standing, _gone_with_their_feature, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
@@ -3040,11 +3051,14 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
             if c in changed else tuple(photos) for c, photos in seen.items()}
 
 
-def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> tuple[GameRecord, Game] | None:
+def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str],
+                 in_view: Callable[[Cell], bool] | None = None) -> tuple[GameRecord, Game] | None:
     """The record without the turns whose tile only the photo that laid it showed: the
     :data:`UNCONFIRMED_AFTER` or more photos used since do not show its cell at all (a cell a
-    misread grid invented keeps the record from ever matching a photo again). Kept when the
-    record without it does not replay legally. None when nothing was taken out."""
+    misread grid invented keeps the record from ever matching a photo again); nor those whose
+    tile few photos showed and none of the last several (:data:`UNCONFIRMED_SEEN_MAX`,
+    :data:`UNCONFIRMED_LAPSE`) where ``in_view`` says the photo now followed shows the cell.
+    Kept when the record without it does not replay legally. None when nothing was taken out."""
     fixed = record
     game: Game | None = None
     for i in range(len(record.turns) - 1, -1, -1):
@@ -3052,14 +3066,23 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str]) -> 
         if t.discarded or t.at is None:
             continue
         photos = seen.get(t.at, ())
-        if len(photos) <= UNCONFIRMED_AFTER or photos[0] is None or any(p is not None for p in photos[1:]):
+        if not photos or photos[0] is None:
+            continue
+        once = len(photos) > UNCONFIRMED_AFTER and all(p is None for p in photos[1:])
+        lapsed = in_view is not None and len(photos) > UNCONFIRMED_LAPSE \
+            and all(p is None for p in photos[-UNCONFIRMED_LAPSE:]) \
+            and sum(p is not None for p in photos) <= UNCONFIRMED_SEEN_MAX and in_view(t.at)
+        if not (once or lapsed):
             continue
         trial = replace(fixed, turns=fixed.turns[:i] + fixed.turns[i + 1:])
         g = _replayed(trial)
         if g is None:
             continue
-        warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in one photo only, "
-                        f"none of the {len(photos) - 1} since shows it: its turn is taken out of the record")
+        shown = sum(p is not None for p in photos)
+        warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in "
+                        f"{'one photo' if shown == 1 else f'{shown} photos'} only, none of the "
+                        f"{len(photos) - 1 - max(i for i, p in enumerate(photos) if p is not None)} since shows "
+                        "it: its turn is taken out of the record")
         fixed, game = trial, g
         reordered = _next_turn_moved_up(fixed, i, t.player)
         if reordered is not None:

@@ -2132,6 +2132,40 @@ def test_a_tile_the_last_photo_laid_at_the_layouts_edge_that_the_next_photo_lack
             assert (0, -1) in {c for _, c in laid}, res.warnings
 
 
+def test_a_tile_two_photos_showed_that_the_photos_since_lack_in_view_is_taken_out() -> None:
+    """Fresh 4-player photo game 5164: a cell of the table beside the layout was read as a tile
+    (laid as yellow's turn, the next photo's frame leaving it out), read again two photos later,
+    and lacking in the fifteen photos after; the rule for a tile only its own photo showed did
+    not apply, so it stayed, and green's road ran over it a point long. A tile few photos showed
+    (``UNCONFIRMED_SEEN_MAX``) that the last ``UNCONFIRMED_LAPSE`` photos lack is taken out when
+    the photo now followed has its cell in view; a cell beyond the photo's frame may hold a tile
+    the photo does not show, and stays."""
+    framed, cut = (3.0, 3.0), (0.5, 3.0)  # cell (-1, 0) inside the photo, and beyond its west edge
+    for later in (framed, cut):
+        game = start_game()
+        res = first_step(game)
+        ghost = TileEntry((-1, 0), tile("U"), 0, 0.95)  # the table west of the start, read as a road
+        turns = (("red", (1, 0)), ("blue", (2, 0)), ("red", (3, 0)), ("blue", (4, 0)), ("red", (5, 0)),
+                 ("blue", (6, 0)), ("red", (7, 0)))
+        for n, (player, cell) in enumerate(turns):
+            t, r = _legal(game, cell)
+            game.play(Turn(player, t, cell, r))
+            read = photo(game)
+            if n in (0, 2):  # the ghost's own photo and one more
+                read = replace(read, tiles=read.tiles + (ghost,))
+            offset = framed if n in (0, 2) else cut if n < 3 else later
+            res = step(res, _with_quads(read, (1300, 700), offset), evidence_for(read))
+            if n == 5:
+                assert (-1, 0) in {t.at for t in res.record.turns}  # three photos lack it: not yet
+        laid = [(t.player, t.at) for t in res.record.turns]
+        if later == framed:
+            assert any("seen in 2 photos only" in w for w in res.warnings), res.warnings
+            assert laid == [(p, c) for p, c in turns]
+            assert replay(res.record)[1].final == game.final_report().final
+        else:
+            assert (-1, 0) in {c for _, c in laid}, res.warnings
+
+
 def test_a_tile_of_a_one_tile_photo_missed_by_the_next_photo_is_kept() -> None:
     """The rule above is for photos that laid several tiles: one turn's tile missed by the next
     photo (a reader's miss) stays, as before."""
