@@ -3066,23 +3066,22 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str],
         if t.discarded or t.at is None:
             continue
         photos = seen.get(t.at, ())
-        if not photos or photos[0] is None:
+        shown = [k for k, p in enumerate(photos) if p is not None]
+        if not shown or shown[0] != 0:
             continue
-        once = len(photos) > UNCONFIRMED_AFTER and all(p is None for p in photos[1:])
-        lapsed = in_view is not None and len(photos) > UNCONFIRMED_LAPSE \
-            and all(p is None for p in photos[-UNCONFIRMED_LAPSE:]) \
-            and sum(p is not None for p in photos) <= UNCONFIRMED_SEEN_MAX and in_view(t.at)
+        since = len(photos) - 1 - shown[-1]  # photos used since the last that showed it
+        once = len(shown) == 1 and since >= UNCONFIRMED_AFTER
+        lapsed = in_view is not None and len(shown) <= UNCONFIRMED_SEEN_MAX and since >= UNCONFIRMED_LAPSE \
+            and in_view(t.at)
         if not (once or lapsed):
             continue
         trial = replace(fixed, turns=fixed.turns[:i] + fixed.turns[i + 1:])
         g = _replayed(trial)
         if g is None:
             continue
-        shown = sum(p is not None for p in photos)
         warnings.append(f"tile at {list(t.at)} ({t.tile.name() if t.tile else '?'}) was seen in "
-                        f"{'one photo' if shown == 1 else f'{shown} photos'} only, none of the "
-                        f"{len(photos) - 1 - max(i for i, p in enumerate(photos) if p is not None)} since shows "
-                        "it: its turn is taken out of the record")
+                        f"{'one photo' if len(shown) == 1 else f'{len(shown)} photos'} only, none of the {since} "
+                        "since shows it: its turn is taken out of the record")
         fixed, game = trial, g
         reordered = _next_turn_moved_up(fixed, i, t.player)
         if reordered is not None:
