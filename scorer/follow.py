@@ -3052,7 +3052,7 @@ def _forget_slots(seen: FiguresSeen, changed: Mapping[Cell, tuple[TileType, int,
 
 
 def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str],
-                 in_view: Callable[[Cell], bool] | None = None) -> tuple[GameRecord, Game] | None:
+                 in_view: Callable[[Cell], bool]) -> tuple[GameRecord, Game] | None:
     """The record without the turns whose tile only the photo that laid it showed: the
     :data:`UNCONFIRMED_AFTER` or more photos used since do not show its cell at all (a cell a
     misread grid invented keeps the record from ever matching a photo again); nor those whose
@@ -3071,8 +3071,7 @@ def _unconfirmed(record: GameRecord, seen: FiguresSeen, warnings: list[str],
             continue
         since = len(photos) - 1 - shown[-1]  # photos used since the last that showed it
         once = len(shown) == 1 and since >= UNCONFIRMED_AFTER
-        lapsed = in_view is not None and len(shown) <= UNCONFIRMED_SEEN_MAX and since >= UNCONFIRMED_LAPSE \
-            and in_view(t.at)
+        lapsed = len(shown) <= UNCONFIRMED_SEEN_MAX and since >= UNCONFIRMED_LAPSE and in_view(t.at)
         if not (once or lapsed):
             continue
         trial = replace(fixed, turns=fixed.turns[:i] + fixed.turns[i + 1:])

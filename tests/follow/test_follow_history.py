@@ -2160,7 +2160,7 @@ def test_a_tile_two_photos_showed_that_the_photos_since_lack_in_view_is_taken_ou
         laid = [(t.player, t.at) for t in res.record.turns]
         if later == framed:
             assert any("seen in 2 photos only" in w for w in res.warnings), res.warnings
-            assert laid == [(p, c) for p, c in turns]
+            assert laid == list(turns)
             assert replay(res.record)[1].final == game.final_report().final
         else:
             assert (-1, 0) in {c for _, c in laid}, res.warnings
