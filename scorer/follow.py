@@ -370,6 +370,14 @@ CREST_BESIDE_BLUE_MIN = 1.5
 SWAP_TIE = 0.5
 #: ... and only where the cell wanting that twin has been seen in at least this many photos.
 SWAP_MIN_PHOTOS = 3
+#: A new tile takes its twin from a tile laid before (:func:`_twins_for_new_tiles`) only where
+#: the photo lays at most this many new tiles. A photo that lays two (with one photo taken every
+#: turn) more often read a cell of the table as one of them, and the next photo, lacking it,
+#: takes its turn out (:func:`_vanished_last_photo`), but not the twin it took: fresh photo game
+#: 5182 (4 players), a bay of the table read as T took the box's one T from yellow's tile under
+#: its knight (the players' answer, T; the photos tied it with S), which stayed S, a point over.
+#: A real tile's twin is swapped once its own photos sum (:func:`_twin_swap`).
+SWAP_NEW_TILES_MAX = 1
 
 
 class FollowError(CarcamError):
@@ -2287,11 +2295,15 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         for c, e in _doubted(game, total_now, trust, EVIDENCE_SUM_MARGIN,
                                   EVIDENCE_TWIN_MARGIN).items():
             doubted[c] = e
-        # a new tile whose coat of arms the box's last copies hold back (twins under a follower)
-        fresh = [c for c in seen if c not in game.board.tiles and c not in crest_blue]
-        for c, e in _twins_for_new_tiles(game, cev, total_now, fresh, doubted, trust, covered).items():
-            doubted[c] = e
-            summed.add(c)
+        # a new tile whose coat of arms the box's last copies hold back (twins under a follower);
+        # not where the photo lays several: one may be a cell of the table read as a tile
+        fresh = [c for c in seen if c not in game.board.tiles]
+        if len(fresh) <= SWAP_NEW_TILES_MAX:
+            swaps = _twins_for_new_tiles(game, cev, total_now, [c for c in fresh if c not in crest_blue],
+                                         doubted, trust, covered)
+            for c, e in swaps.items():
+                doubted[c] = e
+                summed.add(c)
     for cell, placed in sorted(game.board.tiles.items(), key=lambda kv: (kv[0][1], kv[0][0])):
         e = seen.get(cell)
         if e is None:

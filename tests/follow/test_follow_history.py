@@ -678,10 +678,11 @@ def _twins_boost(game: Game, cell: tuple[int, int], f: float, g: float) -> dict:
 
 
 def _twins_laid(holder: str, tied: tuple[float, float], new: tuple[float, float],
-                knight: bool = False) -> tuple[str, str, str]:
+                knight: bool = False, beside: bool = False) -> tuple[str, str, str]:
     """An F laid; then a G under ``holder``'s farmer, its photos giving F and G ``tied`` (over
     ``BASE``) in :data:`SWAP_MIN_PHOTOS` photos; then red's F, with a knight on its city or
-    without, its photo giving F and G ``new``. Returns the tile first laid for the G, then the
+    without, its photo giving F and G ``new`` (with ``beside``, that photo shows blue's straight
+    road laid after it too: two new tiles). Returns the tile first laid for the G, then the
     tiles laid on the new cell and on the G's cell after the last photo."""
     game = start_game()
     f, g = tile("F"), tile("G")
@@ -699,6 +700,10 @@ def _twins_laid(holder: str, tied: tuple[float, float], new: tuple[float, float]
     truth = deepcopy(game)
     city = next(rotate_slot(x, r3) for sg in f.segments if sg.kind.value == "city" for x in sg.slots)
     truth.play(Turn("red", f, c3, r3, meeple=city if knight else None))
+    if beside:
+        u = tile("U")
+        c4, r4 = next((c, r) for c, r, *_ in truth.board.legal_placements(u))
+        truth.play(Turn("blue", u, c4, r4))
     s = photo(truth)
     boost = _twins_boost(game, c2, BASE + tied[0], BASE + tied[1]) | _twins_boost(truth, c3, BASE + new[0],
                                                                                   BASE + new[1])
@@ -717,6 +722,17 @@ def test_a_new_tile_takes_its_crest_twin_from_a_tile_whose_photos_tie_them(lead:
     first, new, old = _twins_laid("blue", (5.0, 5.0), (5.0 + lead, 5.0))
     assert first == "F"
     assert (new, old) == (("F", "G") if swapped else ("G", "F"))
+
+
+def test_a_photo_that_lays_two_tiles_takes_no_twin_for_them() -> None:
+    """Fresh photo game 5182 (4 players): a photo laid two tiles, one of them a bay of the table
+    read as a T, which took the box's one T from yellow's tile under its knight (answered T, the
+    photos tying it with S). The next photo lacked the T and took its turn out, but the tile kept
+    the S, a point over. A photo that lays more than :data:`SWAP_NEW_TILES_MAX` new tiles takes
+    no twin for them from a tile laid before (the 5104 swap above, with a second new tile)."""
+    first, new, old = _twins_laid("blue", (5.0, 5.0), (6.5, 5.0), beside=True)
+    assert first == "F"
+    assert (new, old) == ("G", "F")
 
 
 @pytest.mark.parametrize("knight, swapped", [(False, True), (True, False)])
