@@ -298,6 +298,10 @@ CREST_CONTEST_LEAD = 2.5
 #: A new tile whose likeliest legal tile the photo's evidence ranks at least this much below
 #: the cell's best (any tile, legal or not) may be no tile at all (a bay of the table read as
 #: one): when the step lays other tiles too, the players are asked (:func:`_phantom_tiles`).
+#: So is a new tile the reader did not recognise at all (fresh photo game 3385: the last photo
+#: read the table through a hole the layout closed on four sides as no tile it knew, its
+#: evidence low for every tile, the best 6.3 ahead of the J laid there, which
+#: joined red's city: red a point over).
 PHANTOM_ASK_GAP = 12.0
 #: A new tile under a follower in the photo and another tile the photo's evidence ranks within
 #: this much of it, that the board takes too and that changes the end totals: the follower may
@@ -2444,7 +2448,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
             if opts:
                 gap = cev.gap(c, opts[0].tile, opts[0].rot)
-                if gap is not None and gap >= PHANTOM_ASK_GAP:
+                if c in unread or gap is not None and gap >= PHANTOM_ASK_GAP:
+                    # far from any tile that can lie there, or like no tile of the game at all
                     unlike.add(c)
                 if not same_tile(opts[0].tile, opts[0].rot, e.tile, e.rot):
                     warnings.append(f"new tile at {list(c)} read as {e.tile.name()} (rot {e.rot}) taken as "

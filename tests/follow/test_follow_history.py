@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from scorer import Board, Game, GameRecord, IllegalMoveError, Kind, MeepleEntry, Reading, State, TileEntry, Turn, replay
-from scorer.catalog import TileType, rotate_slot
+from scorer.catalog import UNKNOWN_TILE, TileType, rotate_slot
 from scorer.follow import (
     ANSWER_VOTES,
     ANSWERED_MARK,
@@ -41,7 +41,7 @@ from scorer.follow import (
 )
 from scorer.geometry import SLOTS
 
-from .test_follow_evidence import BASE, PLAYERS, evidence_for, photo, start_game, tile
+from .test_follow_evidence import BASE, PLAYERS, evidence_for, flat, photo, start_game, tile
 
 #: the players of a game blue opens (``start_game``'s default has red first)
 BLUE_FIRST = ("blue", "red")
@@ -3070,6 +3070,35 @@ def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
     alone = step(res, replace(photo(game), tiles=tuple(e for e in truth.tiles if e.at != (-1, 0)) + (phantom,)),
                  evidence_for(shown, {(2, 0): {("C", 0): BASE + 20.0}}))
     assert not any("no tile lies at" in a.summary for a in alone.alternatives)
+
+
+def test_a_new_tile_the_reader_did_not_recognise_may_be_the_table() -> None:
+    """Fresh photo game 3385: the last photo read the table through a hole the layout closed on
+    four sides as no tile it knew, its evidence low for every tile; the likeliest that could lie
+    there (a J, 6.3 behind the best) was laid as a second turn and joined red's city, a point
+    over. A new tile the reader did not recognise, in a step that lays others too, is asked
+    about as a tile unlike any that can lie there; the same cell read as that tile is not."""
+    game = start_game()
+    res = first_step(game)
+    u = tile("U")
+    road = next(r for r in u.rotations() if not game.board.edge_conflicts((1, 0), u, r)
+                and u.segments[u.segment_index_on_board("E", r)].kind.value == "road")  # type: ignore[index]
+    game.play(Turn("red", u, (1, 0), road, meeple="E"))  # red's thief on a road running east
+    res = step(res, photo(game))
+    game.play(Turn("blue", tile("U"), (-1, 0), 0))
+    truth = photo(game)
+    hole = TileEntry((2, 0), UNKNOWN_TILE, 0, 0.3)  # the table east of red's road, no tile it knows
+    shown = replace(truth, tiles=truth.tiles + (hole,))
+    ev = evidence_for(truth) | {(2, 0): flat()}  # nothing stands out there
+    asked = step(res, shown, ev)
+    assert asked.ambiguous, asked.warnings
+    assert any("no tile lies at [2, 0]" in a.summary for a in asked.alternatives)
+    laid = next(t for t in asked.record.turns if t.at == (2, 0))
+    assert laid.tile is not None
+    read = replace(truth, tiles=truth.tiles + (replace(hole, tile=laid.tile, rot=laid.rot, confidence=0.9),))
+    plain = step(res, read, ev)
+    assert next(t for t in plain.record.turns if t.at == (2, 0)).tile == laid.tile
+    assert not any("no tile lies at" in a.summary for a in plain.alternatives)
 
 
 def test_a_follower_moved_off_a_feature_a_later_tile_closed_asks_about_a_hidden_follower() -> None:
