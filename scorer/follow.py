@@ -225,6 +225,17 @@ UNCONFIRMED_AFTER = 2
 #: then lacking in the fifteen photos after; kept, it lengthened green's road by a point).
 UNCONFIRMED_SEEN_MAX = 2
 UNCONFIRMED_LAPSE = 4
+#: Until the first turn is followed, a photo whose evidence puts the start tile more than this
+#: behind its cell's likeliest tile is not used (:func:`_start_misread`), unless the photo
+#: before was not used either (a start tile this reader never reads plainly: an edition it does
+#: not know well). Fresh photo game 5181 (4 players): the second photo, its two tiles laid a
+#: fifth of a tile askew, was read on a grid between them, the start tile as a J (D behind by
+#: 3.1) and red's I under its knight as an E; the first turn was laid on the wrong side of the
+#: start tile, and every photo after fitted a record with a tile too many. The photos of the
+#: first turn of 2-player games 3000-3110 (first takes) that were used: the start tile behind
+#: by at most 0.4 in 92 of 97 (the first turn's tile right in 90), by 1.1 once (right), by 2.0
+#: to 2.5 four times (right in three, the start tile read as E each time: its road not seen).
+START_READ_GAP = 1.5
 #: A photo that does not fit the record is followed without the last photo's new tiles
 #: (:func:`_undo_last_photo`) only when at least this share of the other tiles fit it.
 UNDO_MIN_AGREEMENT = 0.9
@@ -1339,6 +1350,20 @@ def _unusable(ref: Mapping[Cell, tuple[TileType, int]], state: State, t: Transfo
     return None
 
 
+def _start_misread(start: TileEntry, evidence: Evidence, transform: Transform) -> str | None:
+    """Why a photo of the start tile and new tiles beside it (the record holds no turn yet) is
+    taken as read on a grid a fraction of a tile off: its evidence, under ``transform``, puts the
+    start tile more than :data:`START_READ_GAP` behind its cell's likeliest tile. No follower may
+    stand on the start tile before the first turn, so a photo read right reads it plainly; a
+    grid off reads it wrong and lays the first turn's tile on the wrong side of it. None where it
+    does, or where the photo has no evidence for it there (:func:`_unusable` judges that)."""
+    gap = _CellEvidence(evidence, transform).gap(start.at, start.tile, start.rot)
+    if gap is None or gap <= START_READ_GAP:
+        return None
+    return (f"the start tile is {gap:.1f} behind the likeliest tile of its cell in this photo "
+            "(a grid a fraction of a tile off?)")
+
+
 def _without_last_photo(record: GameRecord, figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell]]:
     """The record without the turns the last photo used added (their cells seen by that photo
     alone, in ``figures_seen``) and those turns' cells (none without ``figures_seen``)."""
@@ -2206,6 +2231,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         transform, agree = _align_by_evidence(ref, evidence, [transform], [m.at for m in state.meeples],
                                               [f.at for f in game.figures], search=record.game != "castle")
         why = _unusable(ref, state, transform, agree, max_gap, new.image if isinstance(new, Reading) else None)
+        if why is None and unfit is None and not record.turns and record.start is not None and \
+                any(transform.cell(e.at) not in ref for e in state.tiles):
+            why = _start_misread(record.start, evidence, transform)
 
         def again(short: GameRecord, dropped: set[Cell], note: str) -> FollowResult:
             """This photo followed from ``short`` (the record without the last photo's turns,

@@ -10,7 +10,7 @@ import numpy as np
 from scorer import Game, State, TileEntry, Turn
 from scorer.board import Board, PlacedTile
 from scorer.catalog import Kind, load_catalog
-from scorer.follow import EVIDENCE_KEEP_MARGIN, FollowResult, follow_step, same_tile
+from scorer.follow import EVIDENCE_KEEP_MARGIN, START_READ_GAP, FollowResult, follow_step, same_tile
 from scorer.formats import Reading
 
 PLAYERS = ("red", "blue")
@@ -273,6 +273,38 @@ def test_a_photo_in_which_none_of_the_first_tiles_fits_is_not_used() -> None:
     half = evidence_for(s, {at: {("E", r): BASE - 10.0 for r in tile("E").rotations()} | {("B", 0): BASE + 10.0}})
     res = follow_step(record, previous, s, evidence=half)
     assert res.used
+
+
+def test_a_photo_of_the_first_turn_that_misreads_the_start_tile_is_not_used_once() -> None:
+    """Fresh photo game 5181 (4 players): the photo of the first turn, its two tiles laid a fifth
+    of a tile askew, was read on a grid between them: the start tile D as a J (D third, 3.1
+    behind) and the new tile as another; the first turn was laid on the wrong side of the start
+    tile, and no photo after fitted the record. Until a turn is followed, a photo whose evidence
+    puts the start tile more than ``START_READ_GAP`` behind its cell's likeliest tile is not
+    used (the player takes it again); one just behind is used, and so is the next photo that
+    misreads it too (an edition whose start tile the reader never reads plainly)."""
+    game = start_game()
+    first = follow_step(None, None, photo(game), from_start=True)
+    at, rot = sorted(game.board.legal_placements(tile("U")))[0][:2]
+    game.play(Turn("red", tile("U"), at, rot))
+    s = photo(game)
+    start = first.record.start
+    assert start is not None
+
+    def behind(gap: float) -> dict:
+        """The photo's evidence with a J leading the start tile's cell by ``gap``."""
+        d = next(e for e in s.tiles if e.tile.id == "D")
+        return evidence_for(s, {d.at: {("J", d.rot): BASE + 5.0 + gap}})
+
+    misread = follow_step(first.record, first.corrected_state, s, evidence=behind(START_READ_GAP + 2.0))
+    assert not misread.used and misread.record == first.record
+    assert any(f"the start tile is {START_READ_GAP + 2.0:.1f} behind" in w for w in misread.warnings), misread.warnings
+    assert misread.unfit is not None
+    again = follow_step(first.record, first.corrected_state, s, evidence=behind(START_READ_GAP + 2.0),
+                        unfit=misread.unfit)
+    assert again.used and [t.tile.id for t in again.turns if t.tile is not None] == ["U"]
+    near = follow_step(first.record, first.corrected_state, s, evidence=behind(START_READ_GAP - 0.5))
+    assert near.used and [t.tile.id for t in near.turns if t.tile is not None] == ["U"]
 
 
 def test_the_start_tile_is_not_put_under_the_new_tiles_follower() -> None:
