@@ -228,13 +228,14 @@ UNCONFIRMED_LAPSE = 4
 #: Until the first turn is followed, a photo whose evidence puts the start tile more than this
 #: behind its cell's likeliest tile is not used (:func:`_start_misread`), unless the photo
 #: before was not used either (a start tile this reader never reads plainly: an edition it does
-#: not know well). Fresh photo game 5181 (4 players): the second photo, its two tiles laid a
-#: fifth of a tile askew, was read on a grid between them, the start tile as a J (D behind by
-#: 3.1) and red's I under its knight as an E; the first turn was laid on the wrong side of the
-#: start tile, and every photo after fitted a record with a tile too many. The photos of the
-#: first turn of 2-player games 3000-3110 (first takes) that were used: the start tile behind
-#: by at most 0.4 in 92 of 97 (the first turn's tile right in 90), by 1.1 once (right), by 2.0
-#: to 2.5 four times (right in three, the start tile read as E each time: its road not seen).
+#: not know well). Fresh photo game 5181 (4 players): the second photo, two tiles edge to edge
+#: on a plain wooden table, was read on a grid a fifth of a tile off along them, the start tile
+#: as a J (D behind by 3.1) and red's I under its knight as an E; the first turn was laid on the
+#: wrong side of the start tile, and every photo after fitted a record with a tile too many.
+#: The photos of the first turn of 2-player games 3000-3110 (first takes) that were used: the
+#: start tile behind by at most 0.4 in 92 of 97 (the first turn's tile right in 90), by 1.1
+#: once (right), by 2.0 to 2.5 four times (right in three; the start tile read as E each time,
+#: its road not seen).
 START_READ_GAP = 1.5
 #: A photo that does not fit the record is followed without the last photo's new tiles
 #: (:func:`_undo_last_photo`) only when at least this share of the other tiles fit it.

@@ -276,9 +276,9 @@ def test_a_photo_in_which_none_of_the_first_tiles_fits_is_not_used() -> None:
 
 
 def test_a_photo_of_the_first_turn_that_misreads_the_start_tile_is_not_used_once() -> None:
-    """Fresh photo game 5181 (4 players): the photo of the first turn, its two tiles laid a fifth
-    of a tile askew, was read on a grid between them: the start tile D as a J (D third, 3.1
-    behind) and the new tile as another; the first turn was laid on the wrong side of the start
+    """Fresh photo game 5181 (4 players): the photo of the first turn was read on a grid a fifth
+    of a tile off along its two tiles: the start tile D as a J (D third, 3.1 behind) and the new
+    tile as another; the first turn was laid on the wrong side of the start
     tile, and no photo after fitted the record. Until a turn is followed, a photo whose evidence
     puts the start tile more than ``START_READ_GAP`` behind its cell's likeliest tile is not
     used (the player takes it again); one just behind is used, and so is the next photo that
