@@ -2433,7 +2433,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         image = new.image if isinstance(new, Reading) else None
         in_view = partial(_in_view, state=state, transform=transform, image=image)
         for revise in (partial(_unconfirmed, in_view=in_view),
-                       partial(_revise_followers, evidence=tile_evidence, new_cells=new_cells),
+                       partial(_revise_followers, evidence=tile_evidence, new_cells=new_cells, pale=pale),
                        _farmers_left_standing, _gone_with_their_feature, _revise_owners):
             revised = revise(record, sightings, warnings)
             if revised is not None:
@@ -3224,7 +3224,8 @@ def _kept(fixed: GameRecord | None, game: Game | None) -> tuple[GameRecord, Game
 
 def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str],
                       evidence: _CellEvidence | _SummedEvidence | None = None,
-                      new_cells: Collection[Cell] = ()) -> tuple[GameRecord, Game] | None:
+                      new_cells: Collection[Cell] = (),
+                      pale: Collection[tuple[Cell, str]] = ()) -> tuple[GameRecord, Game] | None:
     """The record with turns' followers revised from the photos since each turn, or None.
 
     A follower stands only on the tile its player laid, and stays there until its feature is
@@ -3247,8 +3248,13 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
     the next photo that shows it, photo game 914; the new photo does not count where its
     ``new_cells``, the cells it shows tiles on that the record has not yet, are all the
     follower's feature is open to (:func:`_may_close_on`): its new turns may have completed the
-    feature and sent the follower home, photo game 2021), unless the photos' ``evidence`` finds its
-    tile about as likely another on which its feature was completed (:func:`_closing_tile`:
+    feature and sent the follower home, photo game 2021; nor where the new photo saw a figure of
+    the turn's player on the tile too pale to read, ``pale``: cell and player, record frame,
+    ``follow_step``'s ``faint``: fresh photo game 3425, 10% of the photos skipped, blue's knight
+    on an E at the layout's edge laid two turns from the end, read by its turn's photo only,
+    the next photo missing it, was taken out by the last, which saw it too pale to read), unless
+    the photos' ``evidence`` finds its tile about as likely another on which its feature was
+    completed (:func:`_closing_tile`:
     the follower left with its points) or it stood on another feature of its tile that was
     completed when the photos stopped showing it (:func:`_feature_it_left_with`). A sighting the reader took beside the
     figure's foot (its slot marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
@@ -3283,8 +3289,10 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
             gone = (t.player, t.at) in standing and _mostly_empty(empty, len(shown))
-            if gone and photos[-1] == () and _may_close_on(_game_for(fixed or record), t.at, t.meeple, new_cells):
-                # the new photo's turns may have sent it home: the photos before it decide
+            if gone and photos[-1] == () and ((t.at, t.player) in pale or _may_close_on(
+                    _game_for(fixed or record), t.at, t.meeple, new_cells)):
+                # the new photo saw the follower too pale to read, or its turns may have sent it
+                # home: the photos before it decide
                 shown, empty = shown[:-1], empty - 1
                 gone = _mostly_empty(empty, len(shown))
             if gone:

@@ -319,6 +319,29 @@ def test_a_follower_later_photos_do_not_show_is_taken_out() -> None:
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_a_follower_the_new_photo_sees_too_pale_to_read_is_not_taken_out_by_it() -> None:
+    """Fresh photo game 3425 (10% of the photos skipped): blue's knight on an E at the layout's
+    edge, seen by its turn's photo only; the next photo missed it, and the last one saw it only
+    too pale to read (``faint``), yet counted as the second photo without it: the knight was
+    taken out, blue a point short. A photo that sees a figure of the turn's player on the tile
+    too pale to read says nothing against its follower (the test above without it: taken out)."""
+    for pale in (True, False):
+        game = start_game()
+        res = first_step(game)
+        game.play(Turn("red", tile("U"), (1, 0), 0, meeple="N"))
+        truth = photo(game)
+        res = step(res, truth)
+        assert res.turns[0].meeple is not None
+        missed = replace(truth, meeples=())
+        res = step(res, missed)
+        at = next(e.at for e in missed.tiles if e.tile.id == "U")  # the photo's frame is the record's
+        res = follow_step(res.record, res.corrected_state, missed, evidence=evidence_for(missed),
+                          evidence_total=res.evidence_total, figures_seen=res.figures_seen,
+                          faint=[(at, "red", "N")] if pale else [])
+        laid = next(t for t in res.record.turns if t.at == (1, 0))
+        assert (laid.meeple is not None) is pale, res.warnings
+
+
 def test_a_knight_the_new_photo_does_not_show_may_have_gone_home_with_its_city() -> None:
     """Photo game 2021: red's knight on an H's city, open towards one cell, seen by its turn's
     photo, missed by the next; the photo after shows red's tile on that cell, closing the city,
