@@ -312,8 +312,8 @@ CREST_CONTEST_LEAD = 2.5
 #: one): when the step lays other tiles too, the players are asked (:func:`_phantom_tiles`).
 #: So is a new tile the reader did not recognise at all (fresh photo game 3385: the last photo
 #: read the table through a hole the layout closed on four sides as no tile it knew, its
-#: evidence low for every tile, the best 6.3 ahead of the J laid there, which
-#: joined red's city: red a point over).
+#: evidence low for every tile, the best 6.3 ahead of the J laid there, which joined red's
+#: city: red a point over).
 PHANTOM_ASK_GAP = 12.0
 #: A new tile under a follower in the photo and another tile the photo's evidence ranks within
 #: this much of it, that the board takes too and that changes the end totals: the follower may
@@ -2169,10 +2169,14 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     ``faint`` (optional; ``vision.reader.ReadDetail.faint``): figures too pale for the reader
     to read (cell, player, slot in ``new``'s frame); a new tile of that player's without a
     follower read is asked about (:func:`_unseen_followers`): the next photo that would show the
-    figure may never come (photo games 2019 and 2024: the last turn's blue farmer and monk).
+    figure may never come (photo games 2019 and 2024: the last turn's blue farmer and monk); an
+    earlier turn's follower of that player on that tile is not taken out for this photo's not
+    reading it (:func:`_revise_followers`).
     ``unfit`` (optional): the last step's :attr:`FollowResult.unfit`, the photo before this one
     when the record did not fit it; when this photo does not fit the record either and the two
     agree (:func:`_agrees_with_unfit`), the record's turns are inferred again from this photo.
+    Until the first turn is followed, a photo that misreads the start tile is not used unless
+    ``unfit`` is given (:func:`_start_misread`).
     """
     state, warnings = _as_state(new)
     if record is None:
@@ -3254,9 +3258,9 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
     on an E at the layout's edge laid two turns from the end, read by its turn's photo only,
     the next photo missing it, was taken out by the last, which saw it too pale to read), unless
     the photos' ``evidence`` finds its tile about as likely another on which its feature was
-    completed (:func:`_closing_tile`:
-    the follower left with its points) or it stood on another feature of its tile that was
-    completed when the photos stopped showing it (:func:`_feature_it_left_with`). A sighting the reader took beside the
+    completed (:func:`_closing_tile`: the follower left with its points) or it stood on another
+    feature of its tile that was completed when the photos stopped showing it
+    (:func:`_feature_it_left_with`). A sighting the reader took beside the
     figure's foot (its slot marked :data:`SNAPPED_MARK`) counts :data:`SNAPPED_VOTE` where a field is compared (a farmer
     beside a road is read on it from some angles), a whole vote between two features that are
     not fields (photo game 21: a thief on an A's road seen on it four times, twice moved there,
