@@ -4517,13 +4517,18 @@ def _tied_followers(record: GameRecord, before: Game, turns: tuple[Turn, ...], e
             if got is not None:
                 asked.append((t, current))
                 out.append(got)
-            if solid[x] < looks[x]:
+            # (the record's road only where the last photo names no field: that one is offered)
+            for road in (x,) if t.tile.segments[x].kind is Kind.FIELD else (x, current):
+                if solid[road] >= looks[road]:
+                    continue
                 # a road some photos took beside the foot: a farmer lying in a field beside it
                 # gives those looks too (photo game 1224, again: red's farmer on a P, read on the
                 # road twice beside the foot and twice on it, and on the city, was asked city or
-                # road only)
+                # road only); so too the record's own road (fresh photo game 3486: blue's farmer
+                # on an O's field, read on its road by the turn's photo, beside the foot by the
+                # next, and on the city beside the foot by the last, was asked road or city only)
                 for f in range(len(t.tile.segments)):
-                    if f == current or not _field_beside_road(t.tile, t.rot, f, x):
+                    if f in (current, x) or not _field_beside_road(t.tile, t.rot, f, road):
                         continue
                     side = rotate_slot(t.tile.segments[f].slots[0], t.rot)
                     field = _changed_alternative(full, i, turns, before, _snap_question(t, side), finals,

@@ -3428,6 +3428,32 @@ def test_a_tie_with_a_road_read_beside_the_foot_offers_the_fields_beside_the_roa
         assert any("in the field beside the road (Es)" in a.summary for a in asked.alternatives)
 
 
+@pytest.mark.parametrize("beside_the_foot", [True, False])
+def test_a_tie_with_the_records_road_read_beside_the_foot_offers_the_fields_beside_it(beside_the_foot: bool) -> None:
+    """Fresh photo game 3486: blue's farmer lay in an O's field beside its road. The turn's
+    photo read it on the road, the next on the road with the foot beside it (``snapped``), the
+    last on the city, the foot beside it too; the players were asked road or city only, and the
+    road was answered (blue three over). Where the record's own road, not only the road the last
+    photo names, has looks taken beside the foot, the fields beside it are offered too."""
+    d = tile("D")
+    game = start_game()  # D: its road runs west-east, its city to the north
+    res = first_step(game)
+    game.play(Turn("red", d, (1, 0), 0, meeple="Es"))  # a farmer beside the new D's road
+    truth = photo(game)
+
+    def read_on(slot: str) -> State:
+        return replace(truth, meeples=tuple(replace(m, on=slot) for m in truth.meeples))
+    res = look(res, read_on("E"), [])  # the turn's photo: on the road
+    assert next(t for t in res.record.turns if t.at == (1, 0)).meeple == "E"
+    res = look(res, read_on("E"), [((1, 0), "red", "E")] if beside_the_foot else [])
+    assert next(t for t in res.record.turns if t.at == (1, 0)).meeple == "E"
+    asked = look(res, read_on("N"), [((1, 0), "red", "N")] if beside_the_foot else [])
+    assert asked.ambiguous
+    kinds = [d.segments[d.segment_index_on_board(a.record.turns[-1].meeple, 0)].kind.value  # type: ignore[arg-type]
+             for a in asked.alternatives]
+    assert kinds == (["road", "city", "field", "field"] if beside_the_foot else ["road", "city"]), kinds
+
+
 @pytest.mark.parametrize("crest_behind", [0.3, 8.0])
 def test_a_road_stub_under_a_follower_is_asked_about_with_the_crest_under_it(crest_behind: float) -> None:
     """Photo game 1121: red's thief stood on the road stub of a T (a city on three edges, the
