@@ -4,6 +4,7 @@ step, correct tiles, followers and cells that one photo got wrong."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import replace
 
@@ -3402,6 +3403,21 @@ def test_a_road_stub_a_follower_may_hide_is_asked_about_a_little_further(behind:
     assert (("S", "N") in laid) is offered, laid
 
 
+def _farmer_by_a_d_road() -> tuple[FollowResult, TileType, Callable[[str], State]]:
+    """Red lays a D beside the start tile (its road west-east, its city north) with a farmer
+    in the field south of the road: the first step's result, the D, and the true photo after
+    the turn with the farmer read on a given slot."""
+    d = tile("D")
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", d, (1, 0), 0, meeple="Es"))
+    truth = photo(game)
+
+    def read_on(slot: str) -> State:
+        return replace(truth, meeples=tuple(replace(m, on=slot) for m in truth.meeples))
+    return res, d, read_on
+
+
 @pytest.mark.parametrize("beside_the_foot", [True, False])
 def test_a_tie_with_a_road_read_beside_the_foot_offers_the_fields_beside_the_road(beside_the_foot: bool) -> None:
     """Photo game 1224 (again): red's farmer lay in a P's field beside its road. The photos read
@@ -3409,14 +3425,7 @@ def test_a_tie_with_a_road_read_beside_the_foot_offers_the_fields_beside_the_roa
     players were asked city or road: neither was where it lay (red a point over). Where the
     tied road's looks include ones taken beside the foot, each field beside that road is offered
     too; a road read under the foot offers no field."""
-    d = tile("D")
-    game = start_game()  # D: its road runs west-east, its city to the north
-    res = first_step(game)
-    game.play(Turn("red", d, (1, 0), 0, meeple="Es"))  # a farmer beside the new D's road
-    truth = photo(game)
-
-    def read_on(slot: str) -> State:
-        return replace(truth, meeples=tuple(replace(m, on=slot) for m in truth.meeples))
+    res, d, read_on = _farmer_by_a_d_road()
     res = look(res, read_on("N"), [])  # the turn's photo: on the city
     assert next(t for t in res.record.turns if t.at == (1, 0)).meeple == "N"
     asked = look(res, read_on("E"), [((1, 0), "red", "E")] if beside_the_foot else [])
@@ -3435,14 +3444,7 @@ def test_a_tie_with_the_records_road_read_beside_the_foot_offers_the_fields_besi
     last on the city, the foot beside it too; the players were asked road or city only, and the
     road was answered (blue three over). Where the record's own road, not only the road the last
     photo names, has looks taken beside the foot, the fields beside it are offered too."""
-    d = tile("D")
-    game = start_game()  # D: its road runs west-east, its city to the north
-    res = first_step(game)
-    game.play(Turn("red", d, (1, 0), 0, meeple="Es"))  # a farmer beside the new D's road
-    truth = photo(game)
-
-    def read_on(slot: str) -> State:
-        return replace(truth, meeples=tuple(replace(m, on=slot) for m in truth.meeples))
+    res, d, read_on = _farmer_by_a_d_road()
     res = look(res, read_on("E"), [])  # the turn's photo: on the road
     assert next(t for t in res.record.turns if t.at == (1, 0)).meeple == "E"
     res = look(res, read_on("E"), [((1, 0), "red", "E")] if beside_the_foot else [])
