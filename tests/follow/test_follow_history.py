@@ -3066,13 +3066,10 @@ def test_a_tile_rewritten_under_a_blue_knight_asks_for_its_coat_of_arms() -> Non
     assert {next(x for x in a.record.turns if x.at == cell).tile.id for a in res.alternatives} == {"S", "T"}  # type: ignore[union-attr]
 
 
-def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
-    """Photo game 879: the last photo read a bay of a green cloth as a tile (V, 0.95); none that
-    could lie there looked like it, the follower laid the likeliest that fits (L), which closed
-    blue's road: 4 points that were never scored. A new tile the photo shows far unlike any
-    that can lie there (:data:`PHANTOM_ASK_GAP`), in a step that lays others too, is asked
-    about: the step without it is offered. A step that lays that tile alone is not asked (its
-    turn must have laid something)."""
+def _thief_east_then_a_road_west() -> tuple[Game, FollowResult, State]:
+    """Red lays a straight road east of the start tile with a thief on it (the photo followed),
+    then blue a straight road west: the game, the result of the step before blue's turn, and
+    the true photo after it (the cell east of red's road is free)."""
     game = start_game()
     res = first_step(game)
     u = tile("U")
@@ -3081,7 +3078,17 @@ def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
     game.play(Turn("red", u, (1, 0), road, meeple="E"))  # red's thief on a road running east
     res = step(res, photo(game))
     game.play(Turn("blue", tile("U"), (-1, 0), 0))
-    truth = photo(game)
+    return game, res, photo(game)
+
+
+def test_a_new_tile_unlike_any_that_can_lie_there_may_be_the_table() -> None:
+    """Photo game 879: the last photo read a bay of a green cloth as a tile (V, 0.95); none that
+    could lie there looked like it, the follower laid the likeliest that fits (L), which closed
+    blue's road: 4 points that were never scored. A new tile the photo shows far unlike any
+    that can lie there (:data:`PHANTOM_ASK_GAP`), in a step that lays others too, is asked
+    about: the step without it is offered. A step that lays that tile alone is not asked (its
+    turn must have laid something)."""
+    game, res, truth = _thief_east_then_a_road_west()
     phantom = TileEntry((2, 0), tile("C"), 0, 0.9)  # the table east of red's road, read as a city
     shown = replace(truth, tiles=truth.tiles + (phantom,))
     ev = evidence_for(shown, {(2, 0): {("C", 0): BASE + 20.0}})
@@ -3102,15 +3109,7 @@ def test_a_new_tile_the_reader_did_not_recognise_may_be_the_table() -> None:
     there (a J, 6.3 behind the best) was laid as a second turn and joined red's city, a point
     over. A new tile the reader did not recognise, in a step that lays others too, is asked
     about as a tile unlike any that can lie there; the same cell read as that tile is not."""
-    game = start_game()
-    res = first_step(game)
-    u = tile("U")
-    road = next(r for r in u.rotations() if not game.board.edge_conflicts((1, 0), u, r)
-                and u.segments[u.segment_index_on_board("E", r)].kind.value == "road")  # type: ignore[index]
-    game.play(Turn("red", u, (1, 0), road, meeple="E"))  # red's thief on a road running east
-    res = step(res, photo(game))
-    game.play(Turn("blue", tile("U"), (-1, 0), 0))
-    truth = photo(game)
+    _, res, truth = _thief_east_then_a_road_west()
     hole = TileEntry((2, 0), UNKNOWN_TILE, 0, 0.3)  # the table east of red's road, no tile it knows
     shown = replace(truth, tiles=truth.tiles + (hole,))
     ev = evidence_for(truth) | {(2, 0): flat()}  # nothing stands out there
