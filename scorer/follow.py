@@ -2310,6 +2310,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         warnings.append("no tile of the photo matches the game so far; the photo is taken as it is")
     aligned = transform_state(state, transform)
     seen = {e.at: e for e in aligned.tiles}
+    new_cells = frozenset(c for c in seen if c not in game.board.tiles)  # the photo's new tiles
     strays = _stray_followers(game, aligned, players) if cev is not None else None
     if strays is not None and not _reads_whole(state):
         # a photo read on a grid a little off fits the tiles well enough but puts the followers
@@ -2334,9 +2335,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             doubted[c] = e
         # a new tile whose coat of arms the box's last copies hold back (twins under a follower);
         # not where the photo lays several: one may be a cell of the table read as a tile
-        fresh = [c for c in seen if c not in game.board.tiles]
-        if len(fresh) <= SWAP_NEW_TILES_MAX:
-            swaps = _twins_for_new_tiles(game, cev, total_now, [c for c in fresh if c not in crest_blue],
+        if len(new_cells) <= SWAP_NEW_TILES_MAX:
+            swaps = _twins_for_new_tiles(game, cev, total_now, [c for c in new_cells if c not in crest_blue],
                                          doubted, trust, covered)
             for c, e in swaps.items():
                 doubted[c] = e
@@ -2433,7 +2433,6 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # since each turn
         sightings = _add_figures(figures_seen, meeples, game.board.tiles, seen, weak)
         tile_evidence = total_now if cev is not None and evidence_total is not None else cev
-        new_cells = frozenset(c for c in seen if c not in game.board.tiles)  # the photo's new tiles
         image = new.image if isinstance(new, Reading) else None
         in_view = partial(_in_view, state=state, transform=transform, image=image)
         for revise in (partial(_unconfirmed, in_view=in_view),
