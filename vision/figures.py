@@ -331,6 +331,16 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                         contrast = _contrast(lab, lab_img, i, (x, y, w, h), k, gap)
                 if contrast < least:
                     continue
+            core_frac = float(cfg.get("sliver_core_frac", 0.0))
+            if core_frac > 0 and _sliver(pts, (w, h), cfg):
+                # a figure joined to a thin strip of its colour (a band of printed grass beside
+                # it that the field rules let through): the compact part a wider opening leaves
+                core = _compact_core(lab_img[y:y + h, x:x + w] == i, max(3, int(round(core_frac * side))))
+                if core is not None:
+                    cx, cy, w, h = cv2.boundingRect(core.astype(np.uint8))
+                    ys, xs = np.nonzero(core)
+                    pts = np.c_[xs + x, ys + y].astype(np.float64)
+                    x, y = x + cx, y + cy
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
             if b is None or not a_lo <= b.area <= a_hi:
                 continue
@@ -381,6 +391,29 @@ def _components(m8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     bx, by, bw0, bh0 = cv2.boundingRect((m8 == 0).astype(np.uint8))  # the background's own box
     stats[0] = (bx, by, bw0, bh0, h * w - int(stats[1:, cv2.CC_STAT_AREA].sum()))
     return n, labels, stats
+
+
+def _sliver(pts: np.ndarray, wh: tuple[int, int], cfg: dict[str, Any]) -> bool:
+    """A component shaped as a ragged strip (``figures.sliver_max_rect``, ``sliver_max_fill``):
+    its outline's smallest enclosing rectangle thin, its bounding box mostly empty."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
+    rect = min(rw, rh) / max(rw, rh, 1.0)
+    fill = len(pts) / float(max(wh[0] * wh[1], 1))
+    return rect < float(cfg.get("sliver_max_rect", 0.0)) and fill < float(cfg.get("sliver_max_fill", 0.0))
+
+
+def _compact_core(mask: np.ndarray, d: int) -> np.ndarray | None:
+    """The largest part of ``mask`` (bool) that an opening with a ``d`` disc leaves, grown back
+    by that disc within the mask: a figure without a strip narrower than ``d`` joined to it;
+    None when the opening leaves nothing."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d | 1, d | 1))
+    m8 = mask.astype(np.uint8)
+    opened = cv2.morphologyEx(m8, cv2.MORPH_OPEN, disc)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(opened)
+    if n < 2:
+        return None
+    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    return (cv2.dilate((labels == biggest).astype(np.uint8), disc) > 0) & mask  # type: ignore[no-any-return]
 
 
 def _opened_closed(mask: np.ndarray, k: int) -> np.ndarray:

@@ -334,6 +334,27 @@ def test_find_figures_sees_a_blurred_green_figure_against_the_grass_beyond_its_o
     assert find_figures(img, grid, board, dict(cfg, contrast_gap_hue=90.0), ("green",)) == []
 
 
+def test_find_figures_takes_a_figure_apart_from_a_thin_strip_of_its_colour_joined_to_it() -> None:
+    """Photo game 5219 (4 players): green's last knight stood on an E at the layout's edge; a
+    thin band of the grass beside it passed the green rule, joined it, and the whole was dropped
+    as a ragged strip (``figures.sliver_max_rect``, ``sliver_max_fill``): green a point short. A
+    strip-shaped component keeps the compact part a wider opening leaves
+    (``figures.sliver_core_frac`` of a tile), grown back within it: the figure."""
+    cfg = load_config(None)["figures"]
+    img, grid = _board_image((30, 30, 210), (40, 150, 90))  # a red figure in cell (2, 2)
+    cv2.line(img, (310, 306), (328, 384), (30, 30, 210), 9)  # a thin red strip from its foot
+    board = _board_mask(img)
+
+    def sliver(b: Blob) -> bool:
+        return b.features["rect"] < cfg["sliver_max_rect"] and b.features["fill"] < cfg["sliver_max_fill"]
+
+    blobs = find_figures(img, grid, board, cfg, ("red",))
+    assert len(blobs) == 1 and not sliver(blobs[0]) and _foot_cell(grid, blobs[0]) == (2, 2)
+    assert blobs[0].bbox[0] + blobs[0].bbox[2] < 340  # the strip is left out
+    joined = find_figures(img, grid, board, dict(cfg, sliver_core_frac=0.0), ("red",))
+    assert len(joined) == 1 and sliver(joined[0])
+
+
 def test_find_figures_sees_a_green_figure_washed_out_by_glare() -> None:
     """Scans tuning 5014, an overexposed photo: four green figures measured saturation 113-137
     and value 152-214, paler and brighter than the green rule asks (140, at most 170), on a pale
