@@ -393,13 +393,17 @@ def _components(m8: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     return n, labels, stats
 
 
-def _sliver(pts: np.ndarray, wh: tuple[int, int], cfg: dict[str, Any]) -> bool:
-    """A component shaped as a ragged strip (``figures.sliver_max_rect``, ``sliver_max_fill``):
-    its outline's smallest enclosing rectangle thin, its bounding box mostly empty."""
-    (_, _), (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
-    rect = min(rw, rh) / max(rw, rh, 1.0)
-    fill = len(pts) / float(max(wh[0] * wh[1], 1))
+def sliver_shape(rect: float, fill: float, cfg: dict[str, Any]) -> bool:
+    """Whether an outline is a ragged strip, no figure (``figures.sliver_max_rect``,
+    ``sliver_max_fill``): its smallest enclosing rectangle thin (``rect``: as wide as long) and
+    its bounding box mostly empty (``fill``)."""
     return rect < float(cfg.get("sliver_max_rect", 0.0)) and fill < float(cfg.get("sliver_max_fill", 0.0))
+
+
+def _sliver(pts: np.ndarray, wh: tuple[int, int], cfg: dict[str, Any]) -> bool:
+    """:func:`sliver_shape` of a component's pixels ``pts`` in a bounding box ``wh`` wide and high."""
+    (_, _), (rw, rh), _ = cv2.minAreaRect(pts.astype(np.float32))
+    return sliver_shape(min(rw, rh) / max(rw, rh, 1.0), len(pts) / float(max(wh[0] * wh[1], 1)), cfg)
 
 
 def _compact_core(mask: np.ndarray, d: int) -> np.ndarray | None:

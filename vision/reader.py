@@ -31,7 +31,15 @@ from .compare import same_rotation
 from .config import load_config
 from .decode import decode
 from .errors import BoardNotFoundError
-from .figures import Blob, figures_mask, find_figures, segment_distance, segment_offset, shield_search_mask
+from .figures import (
+    Blob,
+    figures_mask,
+    find_figures,
+    segment_distance,
+    segment_offset,
+    shield_search_mask,
+    sliver_shape,
+)
 from .load import load_image
 from .locate import Grid, board_region, coarser_grid, locate_candidates, same_grid, tile_mask
 from .outline import outline_grids
@@ -739,9 +747,8 @@ class BoardReader:
         edge, edge_rect = float(fcfg.get("edge_foot_max", 0.0)), float(fcfg.get("edge_foot_min_rect", 0.0))
         edge_alone = min(edge, float(fcfg.get("edge_foot_alone_max", 0.0)))
         alone_solid = float(fcfg.get("edge_foot_alone_min_solidity", 0.0))
-        sliver = float(fcfg.get("sliver_max_rect", 0.0)), float(fcfg.get("sliver_max_fill", 0.0))
         for b in blobs:
-            if b.features.get("rect", 1.0) < sliver[0] and b.features.get("fill", 1.0) < sliver[1]:
+            if sliver_shape(b.features.get("rect", 1.0), b.features.get("fill", 1.0), fcfg):
                 continue  # a ragged strip of cloth or shadow, still masked from the tiles (figures.sliver_*)
             x, y, w, h = b.bbox
             u, v = grid.to_board(np.array([b.foot]))[0]

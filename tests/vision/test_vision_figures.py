@@ -12,7 +12,7 @@ import pytest
 
 from scorer import Kind, load_catalog
 from vision.config import load_config
-from vision.figures import Blob, camera_from_grid, figures_mask, find_figures
+from vision.figures import Blob, camera_from_grid, figures_mask, find_figures, sliver_shape
 from vision.locate import Grid
 from vision.reader import BoardReader, _slot_under
 from vision.templates import Template, build_templates
@@ -346,7 +346,7 @@ def test_find_figures_takes_a_figure_apart_from_a_thin_strip_of_its_colour_joine
     board = _board_mask(img)
 
     def sliver(b: Blob) -> bool:
-        return b.features["rect"] < cfg["sliver_max_rect"] and b.features["fill"] < cfg["sliver_max_fill"]
+        return sliver_shape(b.features["rect"], b.features["fill"], cfg)
 
     blobs = find_figures(img, grid, board, cfg, ("red",))
     assert len(blobs) == 1 and not sliver(blobs[0]) and _foot_cell(grid, blobs[0]) == (2, 2)
