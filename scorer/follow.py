@@ -2753,14 +2753,19 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # in its place (photo game 489); before, it was dropped when another question came first,
         # and an overdue one never came back (photo game 837). Not of a tile asked about already.
         # (a question that offered other tiles there but not the twin has not: photo game 2214,
-        # blue's knight on an N taken as M, asked whether it was M, E or I, never N)
-        told = _cells_told_apart(alternatives, crests=True)
-        blue_cells, joined = set(crest_blue) - told, set(blue_joined) - told
-        alternatives, alt_games = _crossed(
-            record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _hidden_crests(replace(prior, turns=prior.turns + these), then, game, these,
-                                                      cev, blue_cells, blind=blue_cells, earlier=joined,
-                                                      alone=True), warnings, blue_crests)
+        # blue's knight on an N taken as M, asked whether it was M, E or I, never N); asked of
+        # each way the step's question lays the tile whose twin it does not offer (fresh photo
+        # game 3587: blue's T laid as S, asked S, R or Q: R and Q are twins, T never offered)
+        twinned = _crest_asked(alternatives)
+        joined = set(blue_joined) - {c for c, _, _ in twinned}
+
+        def blue_crests_of(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+            cells = {c for c in crest_blue if not any(t.at == c and t.tile is not None and (c, t.tile.id, t.rot) in twinned
+                                                      for t in these)}
+            return _hidden_crests(replace(prior, turns=prior.turns + these), then, game, these, cev, cells,
+                                  blind=cells, earlier=joined, alone=True)
+        alternatives, alt_games = _crossed(record, chosen_turns, end_game, alternatives, alt_games, blue_crests_of,
+                                           warnings, blue_crests)
     partners = _crest_partners(full, end_game, recrested, total) - _cells_told_apart(alternatives) \
         if recrested and total is not None else set()
     if partners and cev is not None:
@@ -2821,10 +2826,9 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         # farmer, was taken as F, in a step that asked of another crest); after the photos' tied
         # followers, whose answers may make it count (photo game 1112: a knight tied between a
         # field and the city a T's crest joined)
-        told = _cells_told_apart(alternatives)
         alternatives, alt_games = _crossed(
             record, chosen_turns, end_game, alternatives, alt_games,
-            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total, skip=told,
+            lambda prior, these, then: _crests_that_now_count(prior, game, these, then, total,
                                                               earlier=unrevised), warnings,
             "a coat of arms the photos cannot tell now changes the score: the players are asked", earlier=True)
     out_record = alternatives[0].record if alternatives else replace(record, turns=record.turns + chosen_turns)
@@ -4393,8 +4397,7 @@ def _rival_answer(t: Turn, tile: TileType) -> str:
 
 
 def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, ...], end_game: Game,
-                           total: EvidenceTotal, skip: Collection[Cell] = (),
-                           earlier: GameRecord | None = None) -> list[tuple[Alternative, Game]]:
+                           total: EvidenceTotal, earlier: GameRecord | None = None) -> list[tuple[Alternative, Game]]:
     """Alternatives for tiles laid before this step whose coat of arms the photos could not tell
     and which only this step's turns make count.
 
@@ -4405,7 +4408,11 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     for each earlier turn's tile with a shield twin whose evidence summed over the photos
     (``total``) is within :data:`CREST_ASK_GAP` of its own, the twin is offered when it changes
     the end totals with this step's turns and did not without them (asked once, when it starts
-    to count). Not of the tiles on ``skip`` (a question of the step asks of them already).
+    to count). Asked of each of a step's alternatives, the tiles its question changes included
+    (fresh photo game 3587: blue's thief on a T, laid as S under blue, its city nobody's; a step
+    asked where blue's follower stood and offered S and T with blue's follower on the city, and
+    where red's new knight stood; with red's knight on the city the crest counted for red, and
+    that way T was never offered: red a point over). :func:`_crossed` offers each way once.
     ``earlier``: the record before this step revised its followers from the photos (``record``
     is after): a crest that counts only since a revision starts to count in this step too
     (photo game 1112, 10% of photos skipped: red's knight on an E beside blue's farmer's T, read
@@ -4432,8 +4439,6 @@ def _crests_that_now_count(record: GameRecord, before: Game, turns: tuple[Turn, 
     out: list[tuple[Alternative, Game]] = []
     asked: list[tuple[Turn, TileType]] = []
     for i, t in enumerate(record.turns):
-        if t.at in skip:
-            continue
         tile_finals: set[tuple[Any, ...]] = set()  # this tile's twins' totals
         for twin, rot in _close_twins(t, summed.score, tuple(record.expansions)):
             then = _with_turn(record, i, tile=twin, rot=rot)
@@ -4620,6 +4625,11 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
         if not answers and alt is not None:
             crossed.append((alt, then))
             changes.append((outer > 0, False))
+    # an answer that lays the turns as another alternative does is that alternative, asked once
+    # (a crest crossed with a step that offers the twin's way already)
+    unique = [k for k in range(len(crossed))
+              if not any(crossed[j][0].record.turns == crossed[k][0].record.turns for j in range(k))]
+    crossed, changes = [crossed[k] for k in unique], [changes[k] for k in unique]
     if len(crossed) <= max(1, len(alternatives)):
         return alternatives, alt_games
     warnings.append(why)
@@ -4629,21 +4639,29 @@ def _crossed(record: GameRecord, turns: tuple[Turn, ...], end_game: Game,
     return _split(crossed)
 
 
-def _cells_told_apart(alternatives: Sequence[Alternative], crests: bool = False) -> set[Cell]:
-    """The cells whose tile (type or rotation) differs between some of ``alternatives``: a
-    question already asks what lies there. With ``crests``, only those where it differs by a
-    coat of arms (a tile and its shield twin): a question that offers other tiles there (a
-    rival under the follower, :func:`_hidden_rivals`, which leaves the twins to the crest
-    question) has not asked of the crest."""
+def _laid_ways(alternatives: Sequence[Alternative]) -> dict[Cell, set[tuple[TileType, int]]]:
+    """Each cell's tiles (with their rotations) over ``alternatives``."""
     laid: dict[Cell, set[tuple[TileType, int]]] = {}
     for alt in alternatives:
         for t in alt.record.turns:
             if t.at is not None and t.tile is not None:
                 laid.setdefault(t.at, set()).add((t.tile, t.rot))
-    if not crests:
-        return {c for c, ways in laid.items() if len({(tile.id, rot) for tile, rot in ways}) > 1}
-    return {c for c, ways in laid.items()
-            if any(_twins(a, ra, b, rb) for a, ra in ways for b, rb in ways if a.id != b.id)}
+    return laid
+
+
+def _cells_told_apart(alternatives: Sequence[Alternative]) -> set[Cell]:
+    """The cells whose tile (type or rotation) differs between some of ``alternatives``: a
+    question already asks what lies there."""
+    return {c for c, ways in _laid_ways(alternatives).items() if len({(tile.id, rot) for tile, rot in ways}) > 1}
+
+
+def _crest_asked(alternatives: Sequence[Alternative]) -> set[tuple[Cell, str, int]]:
+    """The tiles (cell, tile id, rotation) that ``alternatives`` offer with a shield twin of
+    theirs: a question asks of their coat of arms. A question that offers other tiles there (a
+    rival under the follower, :func:`_hidden_rivals`, which leaves the twins to the crest
+    question) has not asked of the crest of those it offers alone."""
+    return {(c, a.id or "", ra) for c, ways in _laid_ways(alternatives).items() for a, ra in ways
+            if any(_twins(a, ra, b, rb) for b, rb in ways if a.id != b.id)}
 
 
 def _follower_answer(t: Turn, kind: Kind) -> str:

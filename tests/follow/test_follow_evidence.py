@@ -7,10 +7,19 @@ from dataclasses import replace
 
 import numpy as np
 
-from scorer import Game, State, TileEntry, Turn
+from scorer import Game, GameRecord, State, TileEntry, Turn
 from scorer.board import Board, PlacedTile
 from scorer.catalog import Kind, load_catalog
-from scorer.follow import EVIDENCE_KEEP_MARGIN, START_READ_GAP, FollowResult, follow_step, same_tile
+from scorer.follow import (
+    EVIDENCE_KEEP_MARGIN,
+    START_READ_GAP,
+    Alternative,
+    FollowResult,
+    _crossed,
+    _replayed,
+    follow_step,
+    same_tile,
+)
 from scorer.formats import Reading
 
 PLAYERS = ("red", "blue")
@@ -527,6 +536,32 @@ def test_a_crest_under_a_blue_knight_is_asked_with_a_rival_tile_under_it() -> No
     assert got["N"] == 2 and got["M"] == 3
 
 
+def test_a_crest_under_a_blue_thief_is_asked_when_the_rivals_offered_are_twins_of_their_own() -> None:
+    """Found tracing fresh photo game 3587: blue's thief on a T's road, the crest blind under
+    blue, so T and its twin S read alike and the S (two in the box) was laid; an R read nearly
+    as well, and the rivals question offered S, R and Q. R and Q are twins, so the crest question
+    of blue's figure took the cell as asked of and skipped it: where the crest counts (here red's
+    knight owns the city), T was never offered. A cell's crest is asked of for each tile offered
+    there without its twin."""
+    game = start_game()
+    first = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("E"), (0, 1), 180, meeple="S"))  # a knight on the city south
+    truth = photo(game)
+    after_red = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, {}))
+    at, rot = (0, 2), 0  # T's city north joins red's; an R fits there too
+    game.play(Turn("blue", tile("T"), at, rot, meeple="S"))  # the thief on T's road south
+    truth = photo(game)
+    # no crest seen (T ahead of S), which under a blue figure tells nothing: the twins tie
+    rival = {at: {("T", rot): BASE + 5.0, ("S", rot): BASE + 2.0, ("R", rot): BASE + 5.0 - 0.3,
+                  ("Q", rot): BASE + 2.0 - 0.3}}
+    res = follow_step(after_red.record, after_red.corrected_state, truth, evidence=evidence_for(truth, rival))
+    assert res.record.turns[-1].tile.id == "S"  # the commoner twin, as laid
+    got = sorted((a.record.turns[-1].tile.id, a.record.turns[-1].meeple, a.final["red"]) for a in res.alternatives)
+    assert ("T", "S", 2) in got and ("S", "S", 3) in got  # both twins of the tile laid (red's city)
+    assert {"R", "Q"} <= {tid for tid, _, _ in got}  # and the rivals
+    assert len(got) == len(set(got))  # each once
+
+
 def thief_on_a_w() -> tuple[FollowResult, State]:
     """Red laid a W (three roads meeting at a village) east of the start tile, its thief on the
     east road, away from the start tile's: the first photo's follow result and the true photo."""
@@ -551,6 +586,30 @@ def test_a_tile_a_follower_may_hide_is_asked_when_its_rival_scores_otherwise() -
         # the feature read under the figure was the W's: on the U it may stand elsewhere
         ("the tile under red's follower at [1, 0] is U on its field (En)", 0)]
     assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
+
+
+def test_a_question_crossed_with_the_steps_gives_each_way_the_turns_go_once() -> None:
+    """A question asked with the step's own (crossed with each of its alternatives) may answer
+    for one alternative what another alternative lays already (fresh photo game 3587: the crest
+    question that an earlier tile's coat of arms now counts, asked of each of a step's ways,
+    offers for one of them the twin that the step's question offered with another): the
+    players are offered each way the turns may have gone once."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("W", 0): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.4}}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    alts = list(res.alternatives)
+    assert len(alts) == 3
+    games = {id(a): _replayed(a.record) for a in alts}
+    before = replace(res.record, turns=res.record.turns[:-1])
+
+    def ask(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
+        # each way answered "as it is" and "as the step's first alternative has it"
+        mine = next(a for a in alts if a.record.turns[-len(these):] == these)
+        return [(mine, then), (alts[0], games[id(alts[0])])]
+    warnings: list[str] = []
+    crossed, _ = _crossed(before, res.record.turns[-1:], games[id(alts[0])], alts, games, ask, warnings, "asked")
+    assert [a.record.turns for a in crossed] == [a.record.turns for a in alts]  # nothing new: asked as it was
+    assert warnings == []
 
 
 def test_a_monk_asked_about_may_be_a_farmer_in_its_own_tiles_field() -> None:
