@@ -303,7 +303,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     _, out_labels, out_stats = _components(standing_out.astype(np.uint8))
                     _add_whole_at_edge(m8, out_labels, out_stats, near, (0.25 * a_lo * side ** 2, a_hi * side ** 2))
                     off &= ~standing_out
-                m8 = _split_wide(m8, off, lab_img, odd_ids, big, k)
+                cells = _tile_cells(closed, grid, float(cfg.get("split_cell_tile", 2.0)))
+                m8 = _split_wide(m8, off & ~cells, lab_img, odd_ids, big, k, cells)
                 n, lab_img, stats = _components(m8)
                 split = np.zeros(n, bool)
                 split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
@@ -494,17 +495,46 @@ def _stands_out(lab: np.ndarray, cloth: np.ndarray, side: float, k: int, rule: d
     return cv2.morphologyEx(out.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8)) > 0
 
 
-def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.ndarray, big: int, k: int) -> np.ndarray:
+def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.ndarray, big: int, k: int,
+                cells: np.ndarray | None = None) -> np.ndarray:
     """The mask with its components too large for a figure split: a figure of the table's colour
     (a blue figure on a blue tablecloth) merges with the table into one such component. Their
     parts wider than ``big`` pixels (a figure is narrower) and a kernel ``k`` around them are
-    taken out; what is left of a figure on the tiles stays, slivers go in a ``k`` opening.
-    Components of a figure's size are not touched."""
+    taken out, the kernel not into the tiles' ``cells`` (:func:`_tile_cells`); what is left of a
+    figure on the tiles stays, slivers go in a ``k`` opening. Components of a figure's size are
+    not touched."""
     huge = np.isin(labels, odd).astype(np.uint8)
     wide = cv2.morphologyEx(off.astype(np.uint8), cv2.MORPH_OPEN, np.ones((big, big), np.uint8))
-    rest = huge & (cv2.dilate(wide, np.ones((k, k), np.uint8)) == 0)
+    near = cv2.dilate(wide, np.ones((k, k), np.uint8)) > 0
+    if cells is not None:
+        near &= ~cells
+    rest = huge & ~near
     rest = cv2.morphologyEx(rest.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     return np.where(huge > 0, rest, m8).astype(np.uint8)  # type: ignore[no-any-return]
+
+
+def _tile_cells(closed: np.ndarray, grid: Grid, least: float) -> np.ndarray:
+    """The grid's cells (work pixels) whose area the closed tile mask covers at least ``least`` of:
+    a tile's whole square, where a figure at the layout's edge cuts a notch out of the tile
+    colours (none with ``least`` above 1)."""
+    out = np.zeros(closed.shape, bool)
+    if least > 1.0:
+        return out
+    h, w = closed.shape
+    for r in grid.rows:
+        for c in grid.cols:
+            quad = grid.to_image(np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], float))
+            x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+            if x1 <= x0 or y1 <= y0:
+                continue
+            cell = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(cell, [np.round(quad - [x0, y0]).astype(np.int32)], 1)
+            inside = cell > 0
+            if inside.any() and float(closed[y0:y1, x0:x1][inside].mean()) >= least:
+                out[y0:y1, x0:x1] |= inside
+    return out
 
 
 def _local_difference(blur: np.ndarray, lab: np.ndarray, pitch: float, window: float) -> np.ndarray:

@@ -995,8 +995,9 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     give it away; without that term the 72 cells won. The seeds moved to the photo's colours
     (colours.register_seeds) fit the true grid's 8 cells well enough to win alone too; without
     either, the 72 cells win (with the figure parts kept on tiles since session 50,
-    figures.split_keep_cell_tile, and the figures standing out from a cloth of their colour since
-    session 74, figures.split_stand_out, left out too: they also tip this photo to the true grid)."""
+    figures.split_keep_cell_tile, the figures standing out from a cloth of their colour since
+    session 74, figures.split_stand_out, and their parts up to the tiles' edge since session 87,
+    figures.split_cell_tile, left out too: they also tip this photo to the true grid)."""
     from bench.bench_follow import photo_of
     from scorer import Game, random_game
     from vision.reader import BoardReader
@@ -1014,7 +1015,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     assert len(box_alone.read(photo.jpeg, game=state.game, players=state.players).state.tiles) <= 60
     # (the full search: the quick first grid, read.quick_accept, reads the true grid outright)
     neither = BoardReader({"read": {"box_over_weight": 0.0, "quick_accept": 0.0}, "colours": {"register_seeds": False},
-                           "figures": {"split_keep_cell_tile": 2.0,
+                           "figures": {"split_keep_cell_tile": 2.0, "split_cell_tile": 2.0,
                                        "split_stand_out": {"chroma": 1000.0, "light": 1000.0}}})
     assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60
 
