@@ -229,6 +229,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
     fieldmask = None
     local_d: np.ndarray | None = None
     field_hue: float | None = None
+    cells: np.ndarray | None = None  # the tiles' cells (_tile_cells), found once a call
 
     def grass_hue() -> float:
         """The printed field's median hue (:func:`_field_hue`), found once a photo."""
@@ -303,7 +304,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     _, out_labels, out_stats = _components(standing_out.astype(np.uint8))
                     _add_whole_at_edge(m8, out_labels, out_stats, near, (0.25 * a_lo * side ** 2, a_hi * side ** 2))
                     off &= ~standing_out
-                cells = _tile_cells(closed, grid, float(cfg.get("split_cell_tile", 2.0)))
+                if cells is None:
+                    cells = _tile_cells(closed, grid, float(cfg.get("split_cell_tile", 2.0)))
                 m8 = _split_wide(m8, off & ~cells, lab_img, odd_ids, big, k, cells)
                 n, lab_img, stats = _components(m8)
                 split = np.zeros(n, bool)
