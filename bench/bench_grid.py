@@ -22,7 +22,7 @@ the prior (which turns on the tiny boards' outline-polygon grids, ``vision.outli
 With ``--real`` the labelled real photos (``shared/photos/real-dev/*.truth.json``) are compared
 the same way (cells only: they have no quads).
 
-    python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--art scans] [--real]
+    python bench/bench_grid.py [--seed0 5000] [--photos 40] [--tiles 40] [--preset default] [--art scans] [--real] [--set JSON]
     python bench/bench_grid.py --small [--prior] [--seed0 100000] [--photos 24]
 
 Test seeds start at 100000 (``--seed0 100000``); tune on others (e.g. 5000-5100).
@@ -31,6 +31,7 @@ Test seeds start at 100000 (``--seed0 100000``); tune on others (e.g. 5000-5100)
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -230,8 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior", action="store_true", help="--small: read with the board a turn before as prior")
     ap.add_argument("--shared", default=str(SHARED))
     ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--set", default="{}", help="JSON overrides of the reader's configuration (tuning)")
     args = ap.parse_args(argv)
-    reader = BoardReader()
+    reader = BoardReader(json.loads(args.set))
     if args.small:
         run_small(reader, args.seed0, args.photos, args.preset, args.verbose, args.prior)
     elif args.photos:

@@ -996,8 +996,9 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     (colours.register_seeds) fit the true grid's 8 cells well enough to win alone too; without
     either, the 72 cells win (with the figure parts kept on tiles since session 50,
     figures.split_keep_cell_tile, the figures standing out from a cloth of their colour since
-    session 74, figures.split_stand_out, and their parts up to the tiles' edge since session 87,
-    figures.split_cell_tile, left out too: they also tip this photo to the true grid)."""
+    session 74, figures.split_stand_out, their parts up to the tiles' edge since session 87,
+    figures.split_cell_tile, and the refit of a small board's grid on its seams since session 88,
+    refine.refine_min_seams 6, left out too: they also tip this photo to the true grid)."""
     from bench.bench_follow import photo_of
     from scorer import Game, random_game
     from vision.reader import BoardReader
@@ -1015,6 +1016,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     assert len(box_alone.read(photo.jpeg, game=state.game, players=state.players).state.tiles) <= 60
     # (the full search: the quick first grid, read.quick_accept, reads the true grid outright)
     neither = BoardReader({"read": {"box_over_weight": 0.0, "quick_accept": 0.0}, "colours": {"register_seeds": False},
+                           "refine": {"refine_min_seams": 12},
                            "figures": {"split_keep_cell_tile": 2.0, "split_cell_tile": 2.0,
                                        "split_stand_out": {"chroma": 1000.0, "light": 1000.0}}})
     assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60

@@ -95,3 +95,50 @@ def test_a_change_at_the_end_of_a_seams_search_is_not_taken_for_the_seam() -> No
     assert _corner_error(refine_grid(gray, on_seams, everywhere, cfg)) < 0.1  # 0.06
     pulled = refine_grid(gray, on_seams, everywhere, {**cfg, "refine_peaks_inside": False})
     assert _corner_error(pulled) > 0.3  # 0.59
+
+
+def test_a_small_board_with_few_seams_is_refined_too() -> None:
+    """A board of six tiles (3 x 2) has 8 vertical and 9 horizontal seam segments: with at least
+    12 asked per axis its grid was never refined, and a grid a quarter tile off at the far side
+    stayed there (fresh photo game 3655: a figure on the far corner of an 8-tile board fell off
+    the tiles). With ``refine_min_seams`` 6 it comes back onto the seams."""
+    gray, mask = _board(cols=3, rows=2)
+    cfg = load_config(None)["refine"]
+    off = _grid(52.0, 6.0, -5.0)
+
+    def error(grid: Grid) -> float:
+        xs, ys = np.meshgrid(np.arange(4), np.arange(3))
+        pts = np.c_[xs.ravel(), ys.ravel()].astype(float)
+        truth = np.array(ORIGIN, float) + TILE * pts
+        return float(np.linalg.norm(grid.to_image(pts) - truth, axis=1).max() / TILE)
+
+    assert error(off) > 0.15
+    assert error(refine_grid(gray, off, mask, cfg)) < 0.06
+    assert refine_grid(gray, off, mask, {**cfg, "refine_min_seams": 12}) is off
+
+
+def test_a_figure_on_the_far_corner_of_a_small_steep_board_stays_on_its_tile() -> None:
+    """Fresh photo game 3655, the photo after the sixth turn (8 tiles, a steep view): blue's thief
+    stands on the far corner of the turn's L. The grid, left unrefined with the old 12 seams per
+    axis, lay a quarter tile off there and the thief's foot half a tile off the tiles: it was
+    never read, and the next turn completed its road (blue 2 short). Refined, it is read on the
+    L."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    from vision.reader import BoardReader
+    record = random_game(3655, ("red", "blue"), turns=20)
+    states, _, _ = true_states(record)
+    state = states[6]
+    turn = record.turns[5]
+    assert turn.player == "blue" and turn.meeple is not None
+    assert any(m.player == "blue" and m.at == turn.at for m in state.meeples)
+    photo = photo_of(state, 3655)
+
+    def blue_cells(config: dict | None) -> list[tuple[int, int]]:
+        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[5])
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        return [to_truth.cell(m.at) for m in d.reading.state.meeples if m.player == "blue"]
+
+    assert blue_cells(None) == [turn.at]
+    assert blue_cells({"refine": {"refine_min_seams": 12}}) == []
