@@ -911,6 +911,43 @@ def test_a_crest_that_counts_once_the_photos_move_a_knight_onto_its_city_is_aske
     assert asked == [True, True, False], asked
 
 
+def test_a_crest_that_counts_is_asked_of_each_way_a_steps_question_lays_its_tile() -> None:
+    """Fresh photo game 3587: blue's thief stood on a T's road; under a blue figure no crest can
+    be told, so T and its twin S tied and the S (two in the box) was laid, its city nobody's, and
+    nothing was asked. Later red joined that city to its own, so the crest counted for red, in a
+    step whose photo read blue's figure on the T's city: the photos tied on where it stood and
+    the players were asked, with S and T each offered with blue's follower on the city. The
+    question "a crest that now counts" skipped the cell, as one the step's question asked of
+    already, so T with blue's follower on the road (the truth: red 4, not 5) was never offered.
+    It is asked of each way the step lays the tile."""
+    n, t = tile("N"), tile("T")
+    cell, rot = (1, 0), 90  # the T's road runs west to the start tile's; its city is the rest
+    city = next(s for s in ("N", "E", "S", "W") if t.segments[t.segment_index_on_board(s, rot)].kind.value == "city")  # type: ignore[index]
+    tie = {cell: {("T", rot): BASE + 5.0, ("S", rot): BASE + 2.0}}  # the crest's absence, blind under blue
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", n, (0, -1), 180, meeple="Se"))  # red's knight on a city north of the start
+    res = step(res, photo(game))
+    game.play(Turn("blue", t, cell, rot, meeple="W"))
+    truth = photo(game)
+    res = step(res, truth, evidence_for(truth, tie))
+    assert _laid(res, cell) == "S" and not res.ambiguous  # the city is nobody's: the crest changes nothing
+    game.play(Turn("red", n, (1, -1), 270))  # joins the T's city to red's
+    truth = photo(game)
+    on_city = replace(truth, meeples=tuple(replace(m, on=city) if m.at == cell else m for m in truth.meeples))
+    res = step(res, on_city, evidence_for(on_city, tie))
+    assert res.ambiguous
+    got = set()
+    for a in res.alternatives:
+        laid = next(x for x in a.record.turns if x.at == cell)
+        assert laid.tile is not None and laid.meeple is not None
+        kind = laid.tile.segments[laid.tile.segment_index_on_board(laid.meeple, rot)].kind.value  # type: ignore[index]
+        got.add((laid.tile.id, kind, a.final["red"], a.final["blue"]))
+    assert ("T", "road", 4, 2) in got  # the truth: offered
+    assert {("S", "road", 5, 2), ("S", "city", 5, 5), ("T", "city", 4, 4)} <= got
+    assert len(got) == len(res.alternatives)  # each way once
+
+
 def test_a_crest_seen_in_a_few_photos_beside_a_follower_rewrites_the_twin() -> None:
     """F/G, M/N, O/P, Q/R differ only by a coat of arms. A follower standing on the crest hides
     it in most photos; the few that show it decide, by :data:`EVIDENCE_TWIN_MARGIN` summed (the
