@@ -306,7 +306,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     off &= ~standing_out
                 if cells is None:
                     cells = _tile_cells(closed, grid, float(cfg.get("split_cell_tile", 2.0)))
-                m8 = _split_wide(m8, off & ~cells, lab_img, odd_ids, big, k, cells)
+                m8 = _split_wide(m8, off, lab_img, odd_ids, big, k, cells)
                 n, lab_img, stats = _components(m8)
                 split = np.zeros(n, bool)
                 split[np.unique(lab_img[was_odd & (lab_img > 0)])] = True
@@ -502,10 +502,12 @@ def _split_wide(m8: np.ndarray, off: np.ndarray, labels: np.ndarray, odd: np.nda
     """The mask with its components too large for a figure split: a figure of the table's colour
     (a blue figure on a blue tablecloth) merges with the table into one such component. Their
     parts wider than ``big`` pixels (a figure is narrower) and a kernel ``k`` around them are
-    taken out, the kernel not into the tiles' ``cells`` (:func:`_tile_cells`); what is left of a
-    figure on the tiles stays, slivers go in a ``k`` opening. Components of a figure's size are
-    not touched."""
+    taken out, neither the parts nor the kernel reaching into the tiles' ``cells``
+    (:func:`_tile_cells`); what is left of a figure on the tiles stays, slivers go in a ``k``
+    opening. Components of a figure's size are not touched."""
     huge = np.isin(labels, odd).astype(np.uint8)
+    if cells is not None:
+        off = off & ~cells
     wide = cv2.morphologyEx(off.astype(np.uint8), cv2.MORPH_OPEN, np.ones((big, big), np.uint8))
     near = cv2.dilate(wide, np.ones((k, k), np.uint8)) > 0
     if cells is not None:

@@ -42,9 +42,10 @@ def _grid(pitch: float, dx: float, dy: float) -> Grid:
     return Grid(H=H, cols=range(0, 8), rows=range(0, 6), pitch_px=pitch)
 
 
-def _corner_error(grid: Grid) -> float:
-    """The largest distance, in tile sides, between the grid's lattice points and the true ones."""
-    xs, ys = np.meshgrid(np.arange(9), np.arange(7))
+def _corner_error(grid: Grid, cols: int = 8, rows: int = 6) -> float:
+    """The largest distance, in tile sides, between the grid's lattice points over a board of
+    ``cols`` x ``rows`` tiles and the true ones."""
+    xs, ys = np.meshgrid(np.arange(cols + 1), np.arange(rows + 1))
     pts = np.c_[xs.ravel(), ys.ravel()].astype(float)
     truth = np.array(ORIGIN, float) + TILE * pts
     return float(np.linalg.norm(grid.to_image(pts) - truth, axis=1).max() / TILE)
@@ -105,15 +106,8 @@ def test_a_small_board_with_few_seams_is_refined_too() -> None:
     gray, mask = _board(cols=3, rows=2)
     cfg = load_config(None)["refine"]
     off = _grid(52.0, 6.0, -5.0)
-
-    def error(grid: Grid) -> float:
-        xs, ys = np.meshgrid(np.arange(4), np.arange(3))
-        pts = np.c_[xs.ravel(), ys.ravel()].astype(float)
-        truth = np.array(ORIGIN, float) + TILE * pts
-        return float(np.linalg.norm(grid.to_image(pts) - truth, axis=1).max() / TILE)
-
-    assert error(off) > 0.15
-    assert error(refine_grid(gray, off, mask, cfg)) < 0.06
+    assert _corner_error(off, 3, 2) > 0.15
+    assert _corner_error(refine_grid(gray, off, mask, cfg), 3, 2) < 0.06
     assert refine_grid(gray, off, mask, {**cfg, "refine_min_seams": 12}) is off
 
 
