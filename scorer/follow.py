@@ -303,6 +303,10 @@ CREST_SEEN_MAX = 1.5
 #: covers the cell). The players are asked which tile it is (:func:`_hidden_crests`): the answer
 #: is worth a point or two at the end, and no photo may show the crest while the follower stays.
 CREST_ASK_GAP = 2.5
+#: ... and, with no follower on it, within this much: the photo cannot tell either (fresh photo
+#: game 3709, 10% of the photos skipped: blue's farmer on the M beside the last turn's O hid the
+#: O's city, crest and all, and the O was laid as P, blue a point short).
+CREST_TIE_GAP = 1.0
 #: A tile laid before this step whose shield twin this photo's evidence puts this much ahead of
 #: it, where the photos' sum does not put the tile ahead (:func:`_contested_crests`): the players
 #: are asked which it is.
@@ -1171,7 +1175,11 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
     box, when its evidence beats the tile played by more than ``margin``
     (:data:`EVIDENCE_KEEP_MARGIN`), or by more than ``twin_margin`` when the two differ only by
     a coat of arms or a road stub (read with confidence ``trust``: like a sure reading, it lowers the tile's
-    confidence, and rewrites the record once that is low; see the module docstring)."""
+    confidence, and rewrites the record once that is low; see the module docstring). A tile
+    taken for a clearly misread one may not fit a neighbour whose evidence ties its tile with a
+    rival that fits: the neighbour takes that rival too (:func:`_paired_rewrite`; so does a
+    doubted neighbour whose tile no longer fits, where the evidence likes the rival at least as
+    well)."""
     catalog = load_catalog()
     board = game.board
     least = margin if twin_margin is None else min(margin, twin_margin)
@@ -1216,6 +1224,20 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
                 out[c] = TileEntry(at=c, tile=tile, rot=rot, confidence=trust)
                 rest.place(c, tile, rot, check=False)
                 continue
+            if now is not None and v >= now and not same_tile(tile, rot, placed.tile, placed.rot) \
+                    and rest.edge_conflicts(c, placed.tile, placed.rot):
+                # the tile laid no longer fits a neighbour rewritten before it: the likeliest that
+                # does, which the evidence likes at least as well (see _paired_rewrite)
+                out[c] = TileEntry(at=c, tile=tile, rot=rot, confidence=trust)
+                rest.place(c, tile, rot, check=False)
+                continue
+        pair = _paired_rewrite(game, cev, rest, c, now, margin, box, out) if now is not None else None
+        if pair is not None:
+            (_, tile, rot), (other, other_tile, other_rot) = pair
+            out[c] = TileEntry(at=c, tile=tile, rot=rot, confidence=trust)
+            out[other] = TileEntry(at=other, tile=other_tile, rot=other_rot, confidence=trust)
+            rest = _board_like(board, [*((x, p.tile, p.rot) for x, p in rest.tiles.items() if x != other), *pair])
+            continue
         if twin_margin is not None and now is not None and \
                 (swap := _twin_swap(game, cev, c, now, twin_margin, out)) is not None:
             other, tile, other_tile = swap
@@ -1225,6 +1247,50 @@ def _doubted(game: Game, cev: _CellEvidence | _SummedEvidence, trust: float,
         else:
             rest.place(c, placed.tile, placed.rot, check=False)
     return out
+
+
+def _paired_rewrite(game: Game, cev: _CellEvidence | _SummedEvidence, rest: Board, cell: Cell, now: float,
+                    margin: float, box: Mapping[str, int], taken: Collection[Cell]
+                    ) -> tuple[tuple[Cell, TileType, int], tuple[Cell, TileType, int]] | None:
+    """A tile the evidence on ``cell`` wants by more than ``margin`` over the tile laid there
+    (scored ``now``) that meets one neighbour of ``rest`` wrongly, and a tile for that neighbour
+    that fits it and the neighbour's other sides, which the neighbour's own evidence likes at
+    least as well as its tile: both, as ((cell, tile, rot), (neighbour, tile, rot)), or None.
+
+    Neighbours misread together are corrected together, but :func:`_doubted` rewrites only
+    cells the evidence clearly contradicts, each fitting the rest. A follower may hide what
+    tells its tile from another, so the photos tie there, while the tile beside it that the
+    misread one does not fit is read clearly (fresh photo game 3773: red's knight on a W's
+    southern road; the W, its road hidden, was laid as U, and the V laid against that road
+    later could only be taken as an A, red 3 short, though the photos since read V by 54 and
+    put W 4 ahead of U)."""
+    board = game.board
+    for v, tile, rot in cev.ranked(cell):
+        if v - now <= margin:
+            return None
+        if box.get(tile.id or "", 0) <= 0 or _foreign(tile, board):
+            continue
+        others = {x for cf in rest.edge_conflicts(cell, tile, rot) for x in cf.cells if x != cell}
+        if len(others) != 1:
+            continue
+        other = next(iter(others))
+        placed = rest.tiles.get(other)
+        mine = cev.score(other, placed.tile, placed.rot) if placed is not None and other not in taken else None
+        if placed is None or mine is None:
+            continue
+        beside = _board_like(board, [*((x, p.tile, p.rot) for x, p in rest.tiles.items() if x != other),
+                                     (cell, tile, rot)])
+        left = Counter(box)
+        left[tile.id or ""] -= 1
+        left[placed.tile.id or ""] += 1
+        for w, other_tile, other_rot in cev.ranked(other):
+            if w < mine:
+                break
+            if left[other_tile.id or ""] > 0 and not _foreign(other_tile, board) \
+                    and not same_tile(other_tile, other_rot, placed.tile, placed.rot) \
+                    and not beside.edge_conflicts(other, other_tile, other_rot):
+                return (cell, tile, rot), (other, other_tile, other_rot)
+    return None
 
 
 def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now: float, margin: float,
@@ -2651,12 +2717,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         return _hidden_rivals(full, end_game, game, chosen_turns, cev, covered, gap=RIVAL_CROSS_GAP, read_on=read_on)
 
     def crests_ask() -> list[tuple[Alternative, Game]]:
-        return _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined) \
+        return _hidden_crests(full, end_game, game, chosen_turns, cev, covered, earlier=blue_joined, tied=True) \
             if cev is not None else []
 
     questions: tuple[tuple[Callable[[], list[tuple[Alternative, Game]]], str], ...] = (
         (past_ask, past_why),
-        (crests_ask, "a follower on a new tile may hide a coat of arms: the players are asked"),
+        (crests_ask, "a new tile's coat of arms may be under a follower, or the photo cannot tell it: "
+                     "the players are asked"),
         (rivals_ask, rivals_why),
         (snapped_ask, snapped_why),
         (late_ask, late_why),
@@ -3961,17 +4028,17 @@ def _shield_twins(tile: TileType, rot: int, expansions: tuple[str, ...] = ()) ->
 
 
 def _close_twins(t: Turn, score: Callable[[Cell, TileType, int], float | None],
-                 expansions: tuple[str, ...]) -> list[tuple[TileType, int]]:
+                 expansions: tuple[str, ...], gap: float = CREST_ASK_GAP) -> list[tuple[TileType, int]]:
     """The shield twins of turn ``t``'s tile (:func:`_shield_twins`) whose evidence (``score``:
-    a photo's or the photos' summed) is within :data:`CREST_ASK_GAP` of the tile's own: the
-    crest the photos cannot tell."""
+    a photo's or the photos' summed) is within ``gap`` (:data:`CREST_ASK_GAP`) of the tile's
+    own: the crest the photos cannot tell."""
     if t.tile is None or t.at is None or t.discarded:
         return []
     mine = score(t.at, t.tile, t.rot)
     out: list[tuple[TileType, int]] = []
     for twin, rot in _shield_twins(t.tile, t.rot, expansions):
         other = score(t.at, twin, rot)
-        if mine is not None and other is not None and abs(mine - other) < CREST_ASK_GAP:
+        if mine is not None and other is not None and abs(mine - other) < gap:
             out.append((twin, rot))
     return out
 
@@ -4099,7 +4166,7 @@ def _crest_partners(record: GameRecord, end_game: Game, recrested: Mapping[Cell,
 def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
                    cev: _CellEvidence, covered: Collection[Cell],
                    blind: Collection[Cell] = (), earlier: Collection[Cell] = (),
-                   alone: bool = False) -> list[tuple[Alternative, Game]]:
+                   alone: bool = False, tied: bool = False) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles whose coat of arms a follower may hide.
 
     A tile laid this step that has a shield twin (:func:`_shield_twins`), with a follower on its
@@ -4114,12 +4181,17 @@ def _hidden_crests(record: GameRecord, end_game: Game, before: Game, turns: tupl
     crest evidence says nothing, so every twin is offered whatever it says; so too for the earlier
     turns on ``earlier`` cells (:func:`_blue_followers_moved`), asked with this step's own crest
     question, or ``alone`` (the step's last question): an overdue question must not take the place
-    of another (photo game 784: it displaced the question about red's follower on a new tile)."""
+    of another (photo game 784: it displaced the question about red's follower on a new tile).
+    With ``tied``, a new tile without a follower on it is asked about too where the photo's
+    evidence for the twins is within :data:`CREST_TIE_GAP`: a follower beside it may hide its
+    city in the photo, or the crest is too faint to tell."""
     def options(t: Turn) -> list[tuple[str, dict[str, Any]]]:
         if t.tile is not None and not t.discarded and (t.at in earlier or (t.at in covered and t.at in blind)):
             twins = list(_shield_twins(t.tile, t.rot, tuple(record.expansions)))
         elif t.at in covered:
             twins = _close_twins(t, cev.score, tuple(record.expansions))
+        elif tied:
+            twins = _close_twins(t, cev.score, tuple(record.expansions), CREST_TIE_GAP)
         else:
             return []
         return [(_crest_question(t, twin), {"tile": twin, "rot": rot}) for twin, rot in twins]

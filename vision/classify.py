@@ -32,6 +32,7 @@ class CellEvidence:
     shield: float
     occupancy: float
     hidden: float = 0.0  # fraction of the cell behind figures (the shield search's mask)
+    hidden_city: np.ndarray | None = None  # (T,) fraction of each template's city behind figures
 
 
 def top_view(grid: Grid, patch: int, margin: int = 0) -> np.ndarray:
@@ -302,8 +303,11 @@ def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, 
         # mid-blue is not (and may be printed right beside a blue figure)
         dark = np.bincount(labels.ravel(), weights=lab[..., 0].ravel(), minlength=n) < \
             float(cfg["shield_attached_max_l"]) * float(protos[2, 0]) * np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        # and small ones: a lit arm or head of a blue figure the box left out is a few pixels of
+        # saturated blue, a crest beside the figure a tenth of a tile wide (photo game 3750)
+        tiny = stats[:, cv2.CC_STAT_AREA] < float(cfg.get("shield_attached_min_area", 0.0)) * area
         touching = np.unique(labels[near])
-        small[touching[dark[touching]]] = False
+        small[touching[dark[touching] | tiny[touching]]] = False
     i = (centres[:, 0] // patch).astype(int)
     j = (centres[:, 1] // patch).astype(int)
     small &= (i >= 0) & (i < cols) & (j >= 0) & (j < rows)
@@ -317,7 +321,7 @@ def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, 
     return out
 
 
-def shield_sign(share: float, cfg: dict[str, Any], hidden: float = 0.0) -> float:
+def shield_sign(share: float, cfg: dict[str, Any], hidden: float | np.ndarray = 0.0) -> float | np.ndarray:
     """How strongly a cell's shield evidence (:func:`shield_share`) says "a shield": -1 .. 1.
 
     The share's log-ratio to ``shield_min_frac`` (both plus ``shield_floor``, so a cell without
@@ -326,7 +330,10 @@ def shield_sign(share: float, cfg: dict[str, Any], hidden: float = 0.0) -> float
     0 the sign alone counts (±1). A blue figure's lit edge or a speck of blue sky on the table
     passes the threshold by little; a printed coat of arms, seen from close enough, by far. Two
     cells that the box cannot both hold as shield tiles are then told apart by how clear each
-    shield is."""
+    shield is.
+
+    ``hidden`` (a share, or one per template) scales "no shield seen" down, to nothing at
+    ``shield_hidden_full``: a figure may stand on the crest."""
     thr = float(cfg["shield_min_frac"])
     grade = float(cfg.get("shield_grade", 0.0))
     if grade <= 0:
@@ -336,7 +343,8 @@ def shield_sign(share: float, cfg: dict[str, Any], hidden: float = 0.0) -> float
     full = float(cfg.get("shield_hidden_full", 0.0))
     if sign < 0 and full > 0:
         # no shield seen where a figure stands says little: the figure may stand on it
-        sign *= float(np.clip(1.0 - hidden / full, 0.0, 1.0))
+        scale = np.clip(1.0 - np.asarray(hidden, dtype=np.float64) / full, 0.0, 1.0)
+        return sign * scale if scale.ndim else sign * float(scale)
     return sign
 
 
@@ -460,11 +468,47 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     search_ignore = ignore_top if shield_ignore_top is None else shield_ignore_top
     blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg, shield_attached_top)
     shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
+    city_hidden = hidden_city_shares(ignore_top, occupied, templates, patch, n, float(cfg.get("shield_city_inner", 0.0)))
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i]),
-                                float(shield_mask_share[j, i])))
+                                float(shield_mask_share[j, i]), city_hidden[k]))
     return out, protos
+
+
+def shield_twinned(templates: list[Template]) -> np.ndarray:
+    """(T,) bool: the templates whose tile has a shield twin among ``templates`` at the same
+    rotation (the same segments, a coat of arms on one and not on the other: F and G, M and N,
+    O and P, Q and R, S and T). Only a crest tells such twins apart."""
+    def shape(t: Template) -> tuple[Any, ...]:
+        return (t.rot, tuple((s.kind, s.slots) for s in t.tile.segments))
+    crest: dict[tuple[Any, ...], set[bool]] = {}
+    for t in templates:
+        crest.setdefault(shape(t), set()).add(any(s.shield for s in t.tile.segments))
+    return np.array([len(crest[shape(t)]) == 2 for t in templates], dtype=bool)
+
+
+def hidden_city_shares(ignore_top: np.ndarray, occupied: np.ndarray, templates: list[Template], patch: int,
+                       n: int, inner: float = 0.0) -> np.ndarray:
+    """(occupied cells, T): the share of each template's city interior that ``ignore_top`` hides
+    in each occupied cell, on the templates' n x n sample points: the city's points at least
+    ``inner`` of the way from its border to its most interior point (0: all of it; a template
+    without a city: 0). A crest is printed inside its city: a figure's box over a fifth of a
+    cell may cover most of a corner city's middle, and then "no crest seen" says little about
+    that template (photo game 3709: a blue farmer's box over the last turn's O hid 17% of the
+    cell and 76% of its city's inner half)."""
+    rows, cols = occupied.shape
+    step = patch // n
+    pts = ignore_top[: rows * patch, : cols * patch].reshape(rows, n, step, cols, n, step).mean((2, 5))
+    per_cell = pts.transpose(0, 2, 1, 3)[occupied].reshape(-1, n * n)  # (cells, n*n)
+    city = CLASSES.index("city")
+    weights = np.zeros((len(templates), n * n))
+    for k, t in enumerate(templates):
+        mask = (t.classes == city).astype(np.uint8)
+        if mask.any():
+            depth = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
+            weights[k] = (mask > 0).ravel() & (depth >= inner * depth.max()).ravel()
+    return per_cell @ weights.T / np.maximum(weights.sum(1), 1.0)
 
 
 def _local_levels(values: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int, pct: float,

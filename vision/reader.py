@@ -25,7 +25,7 @@ from scorer.catalog import UNKNOWN_TILE
 from scorer.errors import CarcamError
 from scorer.geometry import EDGES, SLOTS, joined, neighbour, rotate_cell, rotate_slot
 
-from .classify import classify_cells, edgeless_cells, shield_sign, table_samples, warp_board
+from .classify import classify_cells, edgeless_cells, shield_sign, shield_twinned, table_samples, warp_board
 from .colours import to_lab
 from .compare import same_rotation
 from .config import load_config
@@ -666,12 +666,20 @@ class BoardReader:
                                      "in even light")
         shield = np.array([any(s.shield for s in t.tile.segments) for t in templates])
         has_city = np.array([any(s.kind is Kind.CITY for s in t.tile.segments) for t in templates])
+        # between shield twins "no crest seen" is weighed by how much of their city's middle a
+        # figure hides (the crest is printed there), the plain twin's evidence kept as it is
+        twins = shield_twinned(templates) & shield if ccfg.get("shield_hidden_of") == "city" else None
+        city_cfg = {**ccfg, "shield_hidden_full": ccfg.get("shield_city_hidden_full", ccfg.get("shield_hidden_full", 0.0))}
+        weight = float(ccfg["shield_weight"])
         unary = {}
         best_ll = {}
         for ev in evidence:
             u = ev.loglik * float(ccfg["scale"])
             sign = shield_sign(ev.shield, ccfg, ev.hidden)
-            u = u + np.where(has_city, np.where(shield, sign, -sign) * float(ccfg["shield_weight"]) * 0.5, 0.0)
+            u = u + np.where(has_city, np.where(shield, sign, -sign) * weight * 0.5, 0.0)
+            if twins is not None and ev.hidden_city is not None:
+                # the crested twin leads its plain twin by sign * weight, its city's sign
+                u = u + np.where(twins, (shield_sign(ev.shield, city_cfg, ev.hidden_city) - sign) * weight, 0.0)
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):

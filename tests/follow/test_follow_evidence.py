@@ -11,6 +11,8 @@ from scorer import Game, GameRecord, State, TileEntry, Turn
 from scorer.board import Board, PlacedTile
 from scorer.catalog import Kind, load_catalog
 from scorer.follow import (
+    CREST_ASK_GAP,
+    CREST_TIE_GAP,
     EVIDENCE_KEEP_MARGIN,
     START_READ_GAP,
     Alternative,
@@ -490,6 +492,29 @@ def test_no_crest_question_when_the_photo_tells_or_no_follower_covers_the_tile()
     even = {(0, -1): {("N", 180): BASE + 5.0, ("M", 180): BASE + 5.0 - 0.3}}
     res = follow_step(first.record, first.corrected_state, alone, evidence=evidence_for(alone, even))
     assert not res.ambiguous and res.record.turns[-1].tile.id == "N"
+
+
+def test_a_crest_the_photo_cannot_tell_on_a_tile_without_a_follower_is_asked() -> None:
+    """Fresh photo game 3709 (10% of the photos skipped): blue's farmer on the M beside the last
+    turn's O hid the O's city, crest and all, in the photo; the O was laid as its twin P and blue
+    ended a point short. A new tile without a follower whose evidence and its shield twin's lie
+    within :data:`CREST_TIE_GAP`: the photo cannot tell the crest, and where it counts the players
+    are asked. Further apart (though within :data:`CREST_ASK_GAP`, which a follower on the tile
+    asks at) the photo decides, as before."""
+    game, first, truth = knight_on_an_n()
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth))
+    assert not res.ambiguous
+    game.play(Turn("blue", tile("N"), (1, -1), 270))  # its city joins red's, no follower on it
+    after = photo(game)
+    for gap, asked in ((0.2, True), ((CREST_TIE_GAP + CREST_ASK_GAP) / 2, False)):
+        even = {(1, -1): {("N", 270): BASE + 5.0, ("M", 270): BASE + 5.0 - gap}}
+        got = follow_step(res.record, res.corrected_state, after, evidence=evidence_for(after, even))
+        assert got.ambiguous is asked, gap
+        assert got.record.turns[-1].tile.id == "N"  # type: ignore[union-attr]
+        if asked:
+            finals = {a.record.turns[-1].tile.id: dict(a.final) for a in got.alternatives}  # type: ignore[union-attr]
+            assert finals == {"N": {"red": 3, "blue": 0}, "M": {"red": 4, "blue": 0}}
+            assert got.alternatives[1].summary == "a coat of arms on the tile at [1, -1] (M)"
 
 
 def test_a_crest_under_a_blue_knight_is_asked_whatever_the_photo_says() -> None:

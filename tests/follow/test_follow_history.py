@@ -36,6 +36,7 @@ from scorer.follow import (
     _forget_slots,
     _segment_at,
     _shield_twins,
+    _SummedEvidence,
     follow_step,
     new_game,
     same_tile,
@@ -649,6 +650,37 @@ class _Sums:
     def gap(self, cell: tuple[int, int], t: TileType, rot: int) -> float | None:
         v = self.score(cell, t, rot)
         return None if v is None else max(self.scores[cell].values()) - v
+
+    def ranked(self, cell: tuple[int, int]) -> list[tuple[float, TileType, int]]:
+        found = [(v, tile(tid), r) for tid, v in self.scores.get(cell, {}).items() for r in tile(tid).rotations()]
+        return sorted(found, key=lambda x: -x[0])
+
+
+def test_a_tile_read_clearly_that_fits_only_a_neighbours_close_rival_rewrites_both() -> None:
+    """Fresh photo game 3773: red's knight stood on a W's southern road and hid it, so the W was
+    laid as U (the photos tie them). The V laid later against that road could not lie beside a
+    U and was taken as an A, red 3 short, though the photos since read V by 54 over the A and put
+    W a little ahead of U: neither cell alone can change. The clearly misread tile takes its
+    tile with the neighbour's rival that the neighbour's photos like at least as well."""
+    game = start_game()
+    game.play(Turn("red", tile("U"), (1, 0), 0))  # a W at 90, its third road to the east hidden
+    game.play(Turn("blue", tile("A"), (2, 0), 90))  # a V at 180, its road into that one
+    board = game.board
+    assert board.edge_conflicts((2, 0), tile("V"), 180)  # the V does not fit the U
+    assert not Board.from_tiles([((0, 0), tile("D"), 0), ((1, 0), tile("W"), 90)]).edge_conflicts(
+        (2, 0), tile("V"), 180)  # it fits the W
+
+    def summed(w_over_u: float) -> _SummedEvidence:
+        return _SummedEvidence({(0, 0): (9, {("D", 0): BASE}),
+                                (1, 0): (9, {("U", 0): BASE, ("W", 90): BASE + w_over_u}),
+                                (2, 0): (5, {("A", 90): BASE, ("V", 180): BASE + 54.0})})
+
+    # W ahead by less than the twin margin (the U not in doubt itself), or by more
+    for lead in (EVIDENCE_TWIN_MARGIN / 2, EVIDENCE_TWIN_MARGIN * 2):
+        out = _doubted(game, summed(lead), 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)
+        assert {c: (e.tile.id, e.rot) for c, e in out.items()} == {(2, 0): ("V", 180), (1, 0): ("W", 90)}, lead
+    # the neighbour's photos liking its own tile better: it stays, and so does the A
+    assert _doubted(game, summed(-1.0), 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN) == {}
 
 
 def test_a_crest_twin_the_box_no_longer_holds_is_swapped_with_a_tied_cell() -> None:

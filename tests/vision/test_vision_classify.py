@@ -146,6 +146,57 @@ def test_a_dark_blue_blob_against_a_blue_figures_box_is_the_figure_not_a_crest()
     assert shield_share(lab, ignore, 1, 3, protos, cfg)[0, 0] >= float(cfg["shield_min_frac"])  # without
 
 
+def test_a_few_pixels_of_lit_blue_against_a_blue_figures_box_are_the_figure_not_a_crest() -> None:
+    """Photo game 3750: a blue farmer's box left out a lit arm, 16 pixels of saturated blue in a
+    cell of 64 (0.4% of it), read as a crest on blue's G (full evidence for its twin F, and the
+    box's last F later went to the wrong tile: red a point short). Among the tuning photos' blue
+    blobs touching a blue figure's box, those under half a percent of a tile were never a crest
+    that counted (shield_attached_min_area); a crest printed beside the box (2% of a tile, the
+    test above) still counts."""
+    cfg = load_config()["classify"]
+    patch = 48
+    lab = np.zeros((patch, 2 * patch, 3), np.float32)
+    lab[...] = (160, 134, 168)  # city tan
+    attached = np.zeros(lab.shape[:2], bool)
+    attached[10:24, 10:24] = True  # cell 0: a blue figure's box, a lit arm sticking out below
+    lab[24:27, 14:17] = (135, 130, 100)
+    attached[10:24, patch + 10: patch + 24] = True  # cell 1: a crest printed beside the box
+    lab[24:30, patch + 12: patch + 20] = (135, 130, 100)
+    protos = np.array([[150, 100, 170], [160, 134, 168], [205, 128, 138], [90, 150, 150]], np.float32)
+    assert 9 < float(cfg["shield_attached_min_area"]) * patch * patch < 6 * 8
+    share = shield_share(lab, attached.copy(), 1, 2, protos, cfg, attached)
+    assert share[0, 0] == 0.0
+    assert share[0, 1] >= float(cfg["shield_min_frac"])
+    lit = shield_share(lab, attached.copy(), 1, 2, protos, {**cfg, "shield_attached_min_area": 0.0}, attached)
+    assert lit[0, 0] >= float(cfg["shield_min_frac"])  # without the rule the arm passes
+
+
+def test_a_blue_farmers_lit_arm_is_not_read_as_the_crest_of_its_tile() -> None:
+    """Fresh photo game 3750, the photo after turn 12: blue's farmer on its G (laid on turn 8),
+    an arm outside its box. Without ``shield_attached_min_area`` the arm read as a crest, the
+    crested twin F a full 3 ahead; with it, G leads by as much."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    record = random_game(3750, ("red", "blue"), turns=20)
+    states, _, _ = true_states(record)
+    laid = record.turns[7]
+    assert laid.player == "blue" and laid.tile is not None and laid.tile.id == "G" and laid.meeple is not None
+    state = states[12]
+    photo = photo_of(state, 3750)
+
+    def g_over_f(config: dict | None) -> float:
+        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[11])
+        assert d.evidence is not None
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in state.tiles}, d.reading.state)
+        assert any(m.player == "blue" and to_truth.cell(m.at) == laid.at for m in d.reading.state.meeples)
+        ev = next(v for c, v in d.evidence.items() if to_truth.cell(c) == laid.at)
+        return max(v for (t, _), v in ev.items() if t == "G") - max(v for (t, _), v in ev.items() if t == "F")
+
+    assert g_over_f(None) > 2.0
+    assert g_over_f({"classify": {"shield_attached_min_area": 0.0}}) < -2.0
+
+
 def test_bare_table_cells_drops_grey_cells_that_fit_badly() -> None:
     """Grey cells (frosted glass) that fit the templates worse than the photo's tiles are bare
     table; a tile-coloured cell that fits badly (a tile of another game) is kept."""
@@ -353,6 +404,57 @@ def test_no_shield_seen_under_a_figure_says_little() -> None:
     assert shield_sign(0.0, cfg, hidden=0.3) == 0.0
     assert shield_sign(10 * thr, cfg, hidden=0.3) == 1.0
     assert shield_sign(0.0, {**cfg, "shield_hidden_full": 0.0}, hidden=0.3) == -1.0  # off
+
+
+def test_no_shield_seen_counts_by_the_share_of_each_templates_city_hidden() -> None:
+    """A crest is printed inside its city: a figure's box over a corner of a cell may hide most
+    of a corner city's middle there and none of the city in the opposite corner. "No blue" then
+    says little about the one template and all it can about the other (``shield_hidden_of``:
+    city, ``shield_city_inner``, ``shield_city_hidden_full``)."""
+    from vision.classify import hidden_city_shares, shield_sign
+    from vision.reader import BoardReader
+    cfg = load_config()["classify"]
+    patch, n = int(cfg["patch"]), int(cfg["points"])
+    templates = BoardReader().templates("base", ())
+    o_nw = next(t for t in templates if t.tile.id == "O" and t.rot == 0)  # city north and west
+    o_se = next(t for t in templates if t.tile.id == "O" and t.rot == 180)  # city south and east
+    ignore = np.zeros((patch, patch), bool)
+    ignore[: patch * 3 // 8, : patch * 3 // 8] = True  # the north-west corner, 14% of the cell
+    shares = hidden_city_shares(ignore, np.ones((1, 1), bool), [o_nw, o_se], patch, n)[0]
+    assert shares[0] > 2 * ignore.mean() and shares[1] == 0.0
+    inner = hidden_city_shares(ignore, np.ones((1, 1), bool), [o_nw, o_se], patch, n, 0.5)[0]
+    assert inner[0] > shares[0] and inner[1] == 0.0  # the corner holds more of the city's middle
+    signs = shield_sign(0.0, {**cfg, "shield_hidden_full": 0.8}, inner)
+    assert signs[1] == -1.0 and -0.5 < signs[0] <= 0.0  # per template
+    assert shield_sign(1.0, cfg, shares) == 1.0  # blue that is seen counts in full
+
+
+def test_a_crest_hidden_behind_a_figure_beside_its_tile_leaves_the_twins_tied() -> None:
+    """Fresh photo game 3709, the last photo (870 x 1160 px): blue's farmer stands on the M beside
+    the last turn's O, and its box hides 17% of the O's cell but 76% of its corner city's inner
+    half, crest and all. Scaled by the cell's share (0.4 full), "no crest seen" put the plain
+    twin P 1.7 ahead and the follower laid a P without asking; by the whole city's (0.8 full),
+    1.5; by its inner half's, the two tie."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    from scorer.follow import CREST_TIE_GAP, align
+    from vision.reader import BoardReader
+    record = random_game(3709, ("red", "blue"), turns=20)
+    states, _, _ = true_states(record)
+    last = record.turns[-1]
+    assert last.tile is not None and last.tile.id == "O" and last.meeple is None
+    photo = photo_of(states[-1], 3709)
+
+    def o_over_p(config: dict | None) -> float:
+        d = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=states[-2])
+        assert d.evidence is not None
+        to_truth, _ = align({e.at: (e.tile, e.rot) for e in states[-1].tiles}, d.reading.state)
+        ev = next(v for c, v in d.evidence.items() if to_truth.cell(c) == last.at)
+        return max(v for (t, _), v in ev.items() if t == "O") - max(v for (t, _), v in ev.items() if t == "P")
+
+    assert abs(o_over_p(None)) < CREST_TIE_GAP
+    assert o_over_p({"classify": {"shield_hidden_of": "cell"}}) < -CREST_TIE_GAP
+    assert o_over_p({"classify": {"shield_city_inner": 0.0}}) < -CREST_TIE_GAP
 
 
 def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_variant() -> None:

@@ -534,13 +534,16 @@ def test_a_pale_table_read_as_tiles_by_a_wrong_grid_does_not_win() -> None:
     without the layout grown by the cells beside it that nearly pass for tiles,
     classify.occupancy_near_rounds, with which the board's own grid reads more tiles and wins
     even without unknown_top_drop; and without the glare taken off, classify.veil_cells, with
-    which the table's pale cells are not road-coloured and the board's grid wins too)."""
+    which the table's pale cells are not road-coloured and the board's grid wins too; and with
+    "no crest seen" weighed by the cell between twins, classify.shield_hidden_of "cell": weighed
+    by their city's middle, the board's grid wins too)."""
     photo = _scans_photo(7050)
     # (the case also without refine.refine_peaks_inside: with it the grids are refined on the
     # seams within reach only, and even without unknown_top_drop 40 cells are read, 38 right)
     m, before = _with_and_without(photo, {"read": {"box_over_weight": 0.0}, "colours": {"register_seeds": False},
                                           "classify": {"occupancy_near_rounds": 0, "veil_cells": 0}},
-                                  {"classify": {"unknown_top_drop": 0.0, "occupancy_near_rounds": 0, "veil_cells": 0},
+                                  {"classify": {"unknown_top_drop": 0.0, "occupancy_near_rounds": 0, "veil_cells": 0,
+                                                "shield_hidden_of": "cell"},
                                    "refine": {"refine_peaks_inside": False}})
     assert m.tiles_found <= 42 and m.tiles_exact >= 0.9 * m.tiles_truth
     assert before.tiles_found > 60  # the case this is for
