@@ -1137,6 +1137,42 @@ def test_a_yellow_figure_paled_by_glare_on_a_dim_photo_is_read(seed: int) -> Non
     assert ("yellow", last.at) not in read(_YELLOW_GLARE_BEFORE)[0]
 
 
+def test_two_figures_of_one_colour_side_by_side_are_read_as_two() -> None:
+    """Fresh photo game 3737, the last photo: blue's new farmer lies on the last turn's U and
+    blue's thief stands on the J beside it, a tile's seam between them. The closing that joins a
+    figure's parts joined the two: one blob of 0.2 tiles, one figure, and the U was laid without
+    its farmer (blue 3 short). Opened only, the colour mask falls into two figure-sized pieces
+    (``figures.pair_split_min_area``): both are read."""
+    from bench.bench_follow import COLOURS
+    last, read, figures = _last_photo_read(3737, COLOURS[:2])
+    assert last.player == "blue" and last.meeple is not None
+    thief = next(at for p, at in figures if p == "blue" and at != last.at and abs(at[0] - last.at[0]) + abs(at[1] - last.at[1]) == 1)
+    blue = [at for p, at in read(None)[0] if p == "blue"]
+    assert last.at in blue and thief in blue
+    joined = [at for p, at in read({"figures": {"pair_split_min_area": 0.0}})[0] if p == "blue"]
+    assert len(joined) == len(blue) - 1 and not (last.at in joined and thief in joined)
+
+
+def test_split_pairs_takes_apart_two_figures_the_closing_joined_but_not_one_in_pieces_off_the_tiles() -> None:
+    """Two squares of a figure's size a seam apart, closed into one component, are split;
+    pieces off the tiles' region (a patterned cloth beside the board) are not."""
+    from vision.figures import _components, _opened_closed, _split_pairs
+    cfg = load_config()["figures"]
+    side, k = 100, 7
+    mask = np.zeros((200, 300), bool)
+    mask[60:95, 60:95] = True  # 0.12 tiles each
+    mask[60:95, 99:134] = True  # 4 px apart: the closing bridges them
+    m8 = _opened_closed(mask, k)
+    n, labels, stats = _components(m8)
+    assert n == 2  # one component
+    board = np.ones(mask.shape, bool)
+    _, n2, _, stats2 = _split_pairs(m8.copy(), mask, board, n, labels, stats, side, k, cfg)
+    assert n2 == 3 and sorted(stats2[1:, cv2.CC_STAT_AREA]) == [35 * 35, 35 * 35]
+    off = np.zeros(mask.shape, bool)
+    off[:, :97] = True  # the left piece on the tiles, the right one beside them
+    assert _split_pairs(m8.copy(), mask, off, n, labels, stats, side, k, cfg)[1] == 2
+
+
 def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_read() -> None:
     """Photo game 1539's last photo: blue's thief on the road end of an L at the layout's edge,
     rising over a blue cloth. Its colour's mask joins it to the cloth, and the split that takes
