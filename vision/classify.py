@@ -32,7 +32,7 @@ class CellEvidence:
     shield: float
     occupancy: float
     hidden: float = 0.0  # fraction of the cell behind figures (the shield search's mask)
-    hidden_city: np.ndarray | None = None  # (T,) fraction of each template's city behind figures
+    hidden_city: np.ndarray | None = None  # (T,) share of each template's city interior behind figures
 
 
 def top_view(grid: Grid, patch: int, margin: int = 0) -> np.ndarray:
@@ -498,8 +498,9 @@ def hidden_city_shares(ignore_top: np.ndarray, occupied: np.ndarray, templates: 
     that template (photo game 3709: a blue farmer's box over the last turn's O hid 17% of the
     cell and 76% of its city's inner half)."""
     rows, cols = occupied.shape
-    step = patch // n
-    pts = ignore_top[: rows * patch, : cols * patch].reshape(rows, n, step, cols, n, step).mean((2, 5))
+    # each cell's hidden share at its n x n sample points (an area average of the top view)
+    pts = cv2.resize(ignore_top[: rows * patch, : cols * patch].astype(np.float32), (cols * n, rows * n),
+                     interpolation=cv2.INTER_AREA).reshape(rows, n, cols, n)
     per_cell = pts.transpose(0, 2, 1, 3)[occupied].reshape(-1, n * n)  # (cells, n*n)
     city = CLASSES.index("city")
     weights = np.zeros((len(templates), n * n))
