@@ -2734,8 +2734,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
          "asked"),
         (lambda: _unseen_followers(full, end_game, game, chosen_turns,
                                    {t.at for t in chosen_turns if (t.at, t.player) in pale}),
-         "a new tile may hold a follower of its player's too pale in the photo to read (glare, a dim corner): the "
-         "players are asked"),
+         "a new tile may hold a follower of its player's the photo could not read surely (pale in glare or a dim "
+         "corner, or leaning off the layout's edge): the players are asked"),
     )
     blue_crests = "a blue follower on a new tile may hide a coat of arms the photo cannot tell from its blue: the " \
         "players are asked"

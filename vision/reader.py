@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import os
 from collections import Counter
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
@@ -180,7 +180,7 @@ class BoardReader:
         meeples = self._meeples(blobs, grid, chosen, c0, r0, s, snapped)
         # the second look shares the photo's blurred and converted images (not its colour masks)
         images = {k: memo[k] for k in ("blur", "hsv", "lab") if k in memo}
-        faint = self._faint(work, grid, tilecol, chosen, c0, r0, s, meeples, players, images)
+        faint = self._faint(work, grid, tilecol, chosen, c0, r0, s, meeples, players, images, blobs)
         seen = sorted({m.player for m in meeples}, key=lambda p: PLAYER_COLOURS.index(p))
         state = State(game=game, expansions=expansions, players=tuple(players) if players else tuple(seen),
                       tiles=tuple(tiles), meeples=tuple(meeples))
@@ -192,7 +192,8 @@ class BoardReader:
 
     def _faint(self, work: np.ndarray, grid: Any, tilecol: np.ndarray, chosen: dict[tuple[int, int], Template],
                c0: int, r0: int, s: float, meeples: list[MeepleEntry], players: tuple[str, ...] | list[str] | None,
-               images: dict[Any, Any] | None = None) -> frozenset[tuple[tuple[int, int], str, str]]:
+               images: dict[Any, Any] | None = None, blobs: Sequence[Blob] = ()
+               ) -> frozenset[tuple[tuple[int, int], str, str]]:
         """The figures a second look with the saturation of ``figures.faint_colours`` (of
         ``players``) asked ``figures.faint_sat_drop`` lower finds on read tiles where the reading
         has none of that colour (cell, player, slot; the reading's frame): a figure in a dim
@@ -203,22 +204,36 @@ class BoardReader:
         ``faint``). Blue and black only by default (black with its own rule, ``faint`` in its
         colour's configuration: grey in glare): a paler red, yellow or green rule finds the
         tiles' own browns, sands and grass (the real full72 photo: 14 such). ``images``: what
-        :func:`vision.figures.find_figures` keeps of the photo apart from its colour masks."""
-        drop = float(self.cfg["figures"].get("faint_sat_drop", 0.0))
-        # only the players' colours, and none when they are not given: nothing follows a game then
-        looked = [c for c in self.cfg["figures"].get("faint_colours", ()) if players and c in players]
-        if drop <= 0 or not looked:
-            return frozenset()
-        fcfg = copy.deepcopy(self.cfg["figures"])
-        for spec in fcfg["colours"].values():
-            if "faint" in spec:  # a colour with a rule of its own for the second look
-                spec.update(spec.pop("faint"))
-            elif "sat" in spec:
-                spec["sat"] = max(0.0, float(spec["sat"]) - drop)
-        blobs = find_figures(work, grid, tilecol, fcfg, tuple(looked), dict(images or {}))
+        :func:`vision.figures.find_figures` keeps of the photo apart from its colour masks.
+
+        So are the figures of the players' colours among ``blobs`` (the photo's own look) placed
+        with ``figures.edge_foot_alone_max`` widened to ``figures.faint_edge_foot_max``: a
+        figure at the layout's edge, leaning off it, its foot and middle beyond the tile (fresh
+        photo game 3792: blue's last thief at the end of a P's road, its foot 0.06 tile off, was
+        never read, blue a point short). Read as figures they are too many: a player's supply
+        stands beside the board too (tuning photos 5033, 5034 and 5040 read a false figure each
+        at 0.08)."""
         have = {(m.at, m.player) for m in meeples}
-        return frozenset((m.at, m.player, m.on) for m in self._meeples(blobs, grid, chosen, c0, r0, s)
-                         if (m.at, m.player) not in have)
+        found: set[tuple[tuple[int, int], str, str]] = set()
+        fcfg = self.cfg["figures"]
+        edge = float(fcfg.get("faint_edge_foot_max", 0.0))
+        if edge > 0 and players:
+            wide = {**fcfg, "edge_foot_alone_max": edge, "edge_foot_max": max(edge, float(fcfg.get("edge_foot_max", 0.0)))}
+            found |= {(m.at, m.player, m.on) for m in self._meeples([b for b in blobs if b.colour in players], grid,
+                                                                      chosen, c0, r0, s, fcfg=wide)}
+        drop = float(fcfg.get("faint_sat_drop", 0.0))
+        # only the players' colours, and none when they are not given: nothing follows a game then
+        looked = [c for c in fcfg.get("faint_colours", ()) if players and c in players]
+        if drop > 0 and looked:
+            paler = copy.deepcopy(fcfg)
+            for spec in paler["colours"].values():
+                if "faint" in spec:  # a colour with a rule of its own for the second look
+                    spec.update(spec.pop("faint"))
+                elif "sat" in spec:
+                    spec["sat"] = max(0.0, float(spec["sat"]) - drop)
+            pale = find_figures(work, grid, tilecol, paler, tuple(looked), dict(images or {}))
+            found |= {(m.at, m.player, m.on) for m in self._meeples(pale, grid, chosen, c0, r0, s)}
+        return frozenset(f for f in found if (f[0], f[1]) not in have)
 
     def _quick_attempt(self, work: np.ndarray, attempt: Callable[[tuple[Grid, np.ndarray, dict[str, Any]]], Any],
                        box_tiles: int, templates: list[Template], prior: State | None, located: dict[int, Any],
@@ -733,7 +748,8 @@ class BoardReader:
 
     def _meeples(self, blobs: list[Blob], grid: Any, chosen: dict[tuple[int, int], Template],
                  c0: int, r0: int, s: float,
-                 snapped: set[tuple[tuple[int, int], str, str]] | None = None) -> list[MeepleEntry]:
+                 snapped: set[tuple[tuple[int, int], str, str]] | None = None,
+                 fcfg: dict[str, Any] | None = None) -> list[MeepleEntry]:
         """Each figure on the tile under its foot, at the slot of the segment there.
 
         A figure stands on a tile, so a foot on a cell that was not recognised (read as unknown,
@@ -741,8 +757,9 @@ class BoardReader:
         ``figures.unknown_tile_frac``) and touches the read tiles along an edge (tiles are laid
         edge to edge) is reported on that cell, at the slot nearest the foot. (Moving a foot just off the read tiles onto the nearest one was
         measured and lost more figures than it gained; only a hair off, ``figures.edge_foot_max``
-        with the figure's middle on the tile, ``figures.edge_foot_alone_max`` without, it is.)"""
-        fcfg = self.cfg["figures"]
+        with the figure's middle on the tile, ``figures.edge_foot_alone_max`` without, it is.)
+        ``fcfg``: the figures' configuration to place them by (default the reader's)."""
+        fcfg = self.cfg["figures"] if fcfg is None else fcfg
         tile_frac = float(fcfg.get("unknown_tile_frac", 2.0))
         snap, min_cos = float(fcfg["stand_snap"]), float(fcfg.get("snap_min_cos", 0.0))
         snap_free = float(fcfg.get("snap_free", 0.0))

@@ -1137,6 +1137,20 @@ def test_a_yellow_figure_paled_by_glare_on_a_dim_photo_is_read(seed: int) -> Non
     assert ("yellow", last.at) not in read(_YELLOW_GLARE_BEFORE)[0]
 
 
+def test_a_figure_leaning_off_the_layouts_edge_is_reported_faint() -> None:
+    """Fresh photo game 3792, the last photo: blue's thief at the end of the last turn's P's
+    road, at the layout's edge, its foot 0.06 tile beyond the tile and its middle further: not
+    read as a figure (too far off for ``figures.edge_foot_alone_max``; as figures, wider, a
+    player's supply beside the board is read too), it is reported faint on the P
+    (``figures.faint_edge_foot_max``), for the follower to ask about."""
+    from bench.bench_follow import COLOURS
+    last, read, figures = _last_photo_read(3792, COLOURS[:2])
+    assert last.player == "blue" and last.meeple is not None and ("blue", last.at) in figures
+    found, faint = read(None)
+    assert ("blue", last.at) not in found and ("blue", last.at) in faint
+    assert ("blue", last.at) not in read({"figures": {"faint_edge_foot_max": 0.0}})[1]
+
+
 def test_two_figures_of_one_colour_side_by_side_are_read_as_two() -> None:
     """Fresh photo game 3737, the last photo: blue's new farmer lies on the last turn's U and
     blue's thief stands on the J beside it, a tile's seam between them. The closing that joins a
