@@ -3042,7 +3042,7 @@ def test_a_figure_too_pale_to_read_on_a_new_tile_asks_whether_its_player_put_a_f
                 else u.segments[u.segment_index_on_board(m, 0)].kind.value, dict(a.final)["red"])  # type: ignore[index]
                for a in res.alternatives}
         assert (None, 0) in got and ("road", 2) in got, got
-        assert any("too pale" in w for w in res.warnings)
+        assert any("could not read surely" in w for w in res.warnings)
 
 
 def _joins_city(game: Game, turn: Turn, cell: tuple[int, int]) -> bool:
