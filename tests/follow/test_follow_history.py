@@ -683,6 +683,29 @@ def test_a_tile_read_clearly_that_fits_only_a_neighbours_close_rival_rewrites_bo
     assert _doubted(game, summed(-1.0), 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN) == {}
 
 
+def test_a_road_stub_twin_the_box_no_longer_holds_takes_it_from_a_cell_whose_crest_ties() -> None:
+    """Fresh photo game 3816: blue's T under its farmer, its crest tied in every photo, was laid
+    as S, the box's second S; blue's S laid later, a thief on its road stub, was read as Q, and
+    the photos since put S 7.9 ahead (more than the twin margin), but no S was left. The cell
+    whose evidence ties S with its crest twin T takes the T, the other the S; not where that
+    cell's photos lean to S."""
+    game = start_game()
+    game.play(Turn("red", tile("S"), (-1, 0), 270))  # truly a T: the crest tied under a farmer
+    game.play(Turn("blue", tile("S"), (-2, 0), 0))  # an S, its crest clear: the box's last S
+    game.play(Turn("red", tile("Q"), (-3, 0), 0))  # truly an S: the stub hidden, then seen
+    assert game.box["S"] == 0 and game.box["T"] == 1
+
+    def summed(holder_lean: float) -> _SummedEvidence:
+        return _SummedEvidence({(0, 0): (9, {("D", 0): BASE}),
+                                (-1, 0): (9, {("S", 270): BASE + holder_lean, ("T", 270): BASE}),
+                                (-2, 0): (9, {("S", 0): BASE + 5.0, ("T", 0): BASE}),
+                                (-3, 0): (SWAP_MIN_PHOTOS, {("Q", 0): BASE, ("S", 0): BASE + 7.9})})
+
+    out = _doubted(game, summed(0.0), 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN)
+    assert {c: (e.tile.id, e.rot) for c, e in out.items()} == {(-3, 0): ("S", 0), (-1, 0): ("T", 270)}
+    assert _doubted(game, summed(1.0), 0.9, EVIDENCE_SUM_MARGIN, EVIDENCE_TWIN_MARGIN) == {}
+
+
 def test_a_crest_twin_the_box_no_longer_holds_is_swapped_with_a_tied_cell() -> None:
     """Photo game 681 (and 653 before the tie rule): a tile under a blue farmer, whose photos
     cannot tell the crest twins apart, was laid as M; a second M laid later, its crest plain in
