@@ -1304,7 +1304,8 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
     because the box's last copy was used up by the first. The evidence on ``cell`` must be summed
     over at least :data:`SWAP_MIN_PHOTOS` photos (photo game 746: an L read S then T by the two
     photos since it was laid took the box's T from a tile under a red knight, and when the third
-    photo rewrote it to L the other tile kept the S)."""
+    photo rewrote it to L the other tile kept the S). Where no coat-of-arms twin is wanted, a
+    road-stub twin may be (:func:`_stub_swap`)."""
     if getattr(cev, "photos", {}).get(cell, 0) < SWAP_MIN_PHOTOS:  # one photo's evidence: never
         return None
     catalog = load_catalog()
