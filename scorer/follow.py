@@ -1308,40 +1308,46 @@ def _twin_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now
     road-stub twin may be (:func:`_stub_swap`)."""
     if getattr(cev, "photos", {}).get(cell, 0) < SWAP_MIN_PHOTOS:  # one photo's evidence: never
         return None
-    catalog = load_catalog()
     board = game.board
     placed = board.tiles[cell]
-    wanted = [(v, tile) for tid, n in game.box.items() if n <= 0 and tid != placed.tile.id
-              and (tile := catalog.get(tid)) is not None and _twins(tile, placed.rot, placed.tile, placed.rot)
-              and (v := cev.score(cell, tile, placed.rot)) is not None and v - now > margin]
+    wanted = _wanted_from_box(game, cev, cell, now, margin, _twins)
     if wanted:
-        tile = max(wanted, key=lambda w: w[0])[1]
+        tile = wanted[0]
         other = _tied_holder(board, cev, tile, placed.tile, {cell, *taken})
         return None if other is None else (other, tile, placed.tile)
     return _stub_swap(game, cev, cell, now, margin, taken)
 
 
+def _wanted_from_box(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now: float, margin: float,
+                     alike: Callable[[TileType, int, TileType, int], bool]) -> list[TileType]:
+    """The tiles the box no longer holds that are ``alike`` the tile on ``cell`` (each at its
+    rotation) and that the evidence there puts more than ``margin`` over it (scored ``now``),
+    likeliest first (:func:`_twin_swap`, :func:`_stub_swap`)."""
+    catalog = load_catalog()
+    placed = game.board.tiles[cell]
+    wanted = [(v, tile) for tid, n in game.box.items() if n <= 0 and tid != placed.tile.id
+              and (tile := catalog.get(tid)) is not None and alike(tile, placed.rot, placed.tile, placed.rot)
+              and (v := cev.score(cell, tile, placed.rot)) is not None and v - now > margin]
+    return [tile for _, tile in sorted(wanted, key=lambda w: -w[0])]
+
+
 def _stub_swap(game: Game, cev: _CellEvidence | _SummedEvidence, cell: Cell, now: float, margin: float,
                taken: Mapping[Cell, TileEntry]) -> tuple[Cell, TileType, TileType] | None:
-    """:func:`_twin_swap` for a tile the evidence on ``cell`` wants that differs from the tile
-    laid there by a road stub (:func:`_road_stub_twins`: a follower on the stub hid it), when
-    the box's last copies of it lie on a cell whose evidence does not tell it from its own
+    """:func:`_twin_swap` (which has checked the photos summed on ``cell``) for a tile the
+    evidence on ``cell`` wants that differs from the tile laid there by a road stub
+    (:func:`_road_stub_twins`: a follower on the stub hid it) and fits its neighbours, when the
+    box's last copies of it lie on a cell whose evidence does not tell it from its own
     coat-of-arms twin, which the box still holds: that cell takes the twin. Returns (that cell,
     the wanted tile, the twin), as :func:`_twin_swap` does, or None.
     Fresh photo game 3816: blue's T under its farmer, its crest tied in every photo, was laid
     as S, the box's second S; blue's S laid later, a thief on its stub, was read as Q, and the
     photos since put S 7.9 ahead, but no S was left: blue a point short."""
-    if getattr(cev, "photos", {}).get(cell, 0) < SWAP_MIN_PHOTOS:
-        return None
-    catalog = load_catalog()
     board = game.board
-    placed = board.tiles[cell]
-    wanted = [(v, tile) for tid, n in game.box.items() if n <= 0 and tid != placed.tile.id
-              and (tile := catalog.get(tid)) is not None
-              and _road_stub_twins(tile, placed.rot, placed.tile, placed.rot)
-              and not board.edge_conflicts(cell, tile, placed.rot)
-              and (v := cev.score(cell, tile, placed.rot)) is not None and v - now > margin]
-    for _, tile in sorted(wanted, key=lambda w: -w[0]):
+
+    def stub_fits(tile: TileType, rot: int, placed: TileType, placed_rot: int) -> bool:
+        return _road_stub_twins(tile, rot, placed, placed_rot) and not board.edge_conflicts(cell, tile, rot)
+
+    for tile in _wanted_from_box(game, cev, cell, now, margin, stub_fits):
         for twin, _ in _shield_twins(tile, 0):
             if game.box.get(twin.id or "", 0) <= 0:
                 continue
