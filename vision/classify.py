@@ -468,11 +468,13 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     search_ignore = ignore_top if shield_ignore_top is None else shield_ignore_top
     blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg, shield_attached_top)
     shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
-    city_hidden = hidden_city_shares(ignore_top, occupied, templates, patch, n, float(cfg.get("shield_city_inner", 0.0)))
+    # the twins' city shares only where the reader weighs "no crest seen" by them
+    city_hidden = hidden_city_shares(ignore_top, occupied, templates, patch, n, float(cfg.get("shield_city_inner", 0.0))) \
+        if cfg.get("shield_hidden_of") == "city" else None
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i]),
-                                float(shield_mask_share[j, i]), city_hidden[k]))
+                                float(shield_mask_share[j, i]), None if city_hidden is None else city_hidden[k]))
     return out, protos
 
 

@@ -285,7 +285,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 m8[np.isin(lab_img, own) & glare_only] = 0
                 n, lab_img, stats = _components(m8)
         if float(cfg.get("pair_split_min_area", 0.0)) > 0 and n > 1:
-            m8, n, lab_img, stats = _split_pairs(m8, m & near, closed, n, lab_img, stats, side, k, cfg)
+            m8, n, lab_img, stats = _split_pairs(m8, m, near, closed, n, lab_img, stats, side, k, cfg)
         split = np.zeros(n, bool)  # components left of a split one (a figure, or a sliver of table)
         cloth_lab: np.ndarray | None = None
         if big > 1 and spec.get("split_wide"):
@@ -425,13 +425,14 @@ def _compact_core(mask: np.ndarray, d: int) -> np.ndarray | None:
     return (cv2.dilate((labels == biggest).astype(np.uint8), disc) > 0) & mask  # type: ignore[no-any-return]
 
 
-def _split_pairs(m8: np.ndarray, mask: np.ndarray, board: np.ndarray, n: int, labels: np.ndarray,
-                 stats: np.ndarray, side: float, k: int, cfg: dict[str, Any]
+def _split_pairs(m8: np.ndarray, mask: np.ndarray, near: np.ndarray, board: np.ndarray, n: int,
+                 labels: np.ndarray, stats: np.ndarray, side: float, k: int, cfg: dict[str, Any]
                  ) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
     """Two figures of one colour side by side, joined by the closing (:func:`_opened_closed`)
     across the gap between them, taken apart again: a component of at least
     ``pair_split_min_area`` tiles (and at most ``pair_split_max_area``: a table of the colour
-    beside the tiles is larger) whose colour ``mask``, opened only, falls into two or more
+    beside the tiles is larger) whose colour ``mask`` (where figures are looked for, ``near``),
+    opened only, falls into two or more
     pieces of at least ``pair_piece_min_area`` tiles each becomes those pieces (the smaller
     ones dropped), each at least ``pair_piece_on_board`` on the ``board`` (the tiles' region:
     a patterned black cloth beside the tiles falls into figure-sized pieces too). Returns
@@ -442,17 +443,19 @@ def _split_pairs(m8: np.ndarray, mask: np.ndarray, board: np.ndarray, n: int, la
     least = float(cfg["pair_split_min_area"]) * side ** 2
     most = float(cfg["pair_split_max_area"]) * side ** 2
     piece = float(cfg["pair_piece_min_area"]) * side ** 2
+    on_board = float(cfg["pair_piece_on_board"])
     kernel = np.ones((k, k), np.uint8)
     changed = False
     area = stats[1:, cv2.CC_STAT_AREA]
     for i in 1 + np.nonzero((area >= least) & (area <= most))[0]:
         x, y, w, h = (int(v) for v in stats[i, :4])
         comp = labels[y:y + h, x:x + w] == i
-        opened = cv2.morphologyEx((mask[y:y + h, x:x + w] & comp).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        here = mask[y:y + h, x:x + w] & near[y:y + h, x:x + w] & comp
+        opened = cv2.morphologyEx(here.astype(np.uint8), cv2.MORPH_OPEN, kernel)
         count, parts, part_stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
         keep = [j for j in range(1, count) if part_stats[j, cv2.CC_STAT_AREA] >= piece]
         on = board[y:y + h, x:x + w]
-        if len(keep) < 2 or any(on[parts == j].mean() < float(cfg["pair_piece_on_board"]) for j in keep):
+        if len(keep) < 2 or any(on[parts == j].mean() < on_board for j in keep):
             continue
         box = m8[y:y + h, x:x + w]
         box[comp] = 0

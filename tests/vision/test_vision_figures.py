@@ -1180,11 +1180,11 @@ def test_split_pairs_takes_apart_two_figures_the_closing_joined_but_not_one_in_p
     n, labels, stats = _components(m8)
     assert n == 2  # one component
     board = np.ones(mask.shape, bool)
-    _, n2, _, stats2 = _split_pairs(m8.copy(), mask, board, n, labels, stats, side, k, cfg)
+    _, n2, _, stats2 = _split_pairs(m8.copy(), mask, board, board, n, labels, stats, side, k, cfg)
     assert n2 == 3 and sorted(stats2[1:, cv2.CC_STAT_AREA]) == [35 * 35, 35 * 35]
     off = np.zeros(mask.shape, bool)
     off[:, :97] = True  # the left piece on the tiles, the right one beside them
-    assert _split_pairs(m8.copy(), mask, off, n, labels, stats, side, k, cfg)[1] == 2
+    assert _split_pairs(m8.copy(), mask, board, off, n, labels, stats, side, k, cfg)[1] == 2
 
 
 def test_a_figure_of_the_cloths_colour_rising_over_it_at_the_layouts_edge_is_read() -> None:
