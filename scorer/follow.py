@@ -1632,6 +1632,38 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     return short, dropped, gone
 
 
+def _follower_on_anothers_tile(record: GameRecord, state: State, transform: Transform,
+                               figures_seen: FiguresSeen | None) -> tuple[GameRecord, set[Cell], Cell, str] | None:
+    """When the last photo used laid one tile (its turn: the one whose cell only it has shown,
+    in ``figures_seen``), without a follower, and this photo shows there a follower of another
+    player only, and a tile new to the record too: the record without that turn, its cell, the
+    cell and that player. A follower is put on the tile its player has just laid, so another
+    player's follower on that turn's tile says the turn went wrong: the last photo read a cell of
+    the table as a tile (a phantom beside the layout), took it as that player's turn, and the next
+    player's real tile came to lie on that very cell with the follower on it (fresh photo game
+    3883, 10% of the photos skipped: a T read on the table above blue's road was taken as blue's
+    H, and red's J with its knight there a turn later was taken as a correction of that T, the
+    knight ignored and the H laid as red's). The caller keeps the turns inferred again only in
+    turn order, with that follower on that tile: a figure read across the edge of its own new
+    tile onto the last turn's would reorder the turns. None otherwise."""
+    short, dropped = _without_last_photo(record, figures_seen)
+    if len(dropped) != 1:
+        return None
+    (cell,) = dropped
+    turn = next((t for t in reversed(record.turns) if t.at == cell and not t.discarded), None)
+    if turn is None or turn.meeple is not None:
+        return None
+    here = {m.player for m in state.meeples if transform.cell(m.at) == cell}
+    if len(here) != 1 or turn.player in here:
+        return None
+    laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
+    if record.start is not None:
+        laid.add(record.start.at)
+    if not {transform.cell(e.at) for e in state.tiles} - laid or _replayed(short) is None:
+        return None
+    return short, dropped, cell, next(iter(here))
+
+
 def _in_view(cell: Cell, state: State, transform: Transform, image: tuple[int, int] | None) -> bool:
     """Whether the photo whose reading is ``state`` (its frame: ``transform`` maps it onto the
     record's) would show the record's ``cell``: a tile beside it has an image quad, and the cell's
@@ -2380,6 +2412,23 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
             return again(short, dropped, f"the last photo laid {len(dropped)} tiles, but this one does not show "
                          f"{', '.join(str(list(c)) for c in sorted(gone))} among them: the last photo's turns "
                          "are inferred again from this one (a cell of the table read as a tile?)")
+        taken = _follower_on_anothers_tile(record, state, transform, figures_seen) \
+            if not why and record.game != "castle" else None
+        if taken is not None:
+            # another player's follower on the tile the last photo laid: that turn was a cell of the
+            # table read as a tile, and this player's real tile lies there now; the last photo's turn
+            # is inferred again from this one, kept where it lays that tile with that follower
+            short, dropped, cell, player = taken
+            res = again(short, dropped, f"{player}'s follower stands on the tile at {list(cell)}, which the "
+                        "last photo took as another player's turn: that turn is inferred again from this photo "
+                        "(a cell of the table read as a tile?)")
+            order, p = [], _expected_next(short)
+            for _ in res.turns:
+                order.append(p)
+                p = _successor(players, p)
+            if [t.player for t in res.turns] == order and \
+                    any(t.at == cell and t.player == player and t.meeple for t in res.turns):
+                return res  # (in turn order: not a figure read a cell off its own new tile)
         if why and unfit is not None and record.game != "castle" and len(record.turns) <= RESTART_MAX_TURNS \
                 and _agrees_with_unfit(state, unfit):
             # two photos running agree on a board the record does not fit: the record went wrong

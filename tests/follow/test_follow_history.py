@@ -2230,6 +2230,46 @@ def test_a_second_tile_the_next_photo_does_not_show_in_the_board_takes_the_last_
     assert replay(res.record)[1].final == game.final_report().final
 
 
+def test_another_players_follower_on_the_tile_the_last_photo_laid_takes_that_turn_back() -> None:
+    """Fresh photo game 3883 (10% of the photos skipped): the photo after blue's turn missed
+    blue's tile and read a cell of the table above the layout as a tile, taken as blue's turn.
+    Red's next tile, with its knight, came to lie on that very cell: the next photo showed blue's
+    real tile and red's knight on the cell blue had "laid", so the tile there was corrected, the
+    knight ignored and blue's tile laid as red's turn, red a point short. A follower is put on the
+    tile its player has just laid: another player's follower there takes the last photo's turn
+    back, and the turns since are inferred from this photo, blue's tile and red's with its
+    knight. Blue's own follower there is no such sign, and the turn stays."""
+    for knight in ("red", "blue"):
+        game = start_game()
+        res = first_step(game)
+        t, r = _legal(game, (1, 0))
+        game.play(Turn("red", t, (1, 0), r))
+        res = step(res, photo(game))
+        bt, br = _legal(game, (0, 1))
+        game.play(Turn("blue", bt, (0, 1), br))
+        seen = photo(game)
+        gt, gr = _legal(game, (2, 0), "W")  # the table east of red's tile, read as a junction
+        read = replace(seen, tiles=tuple(e for e in seen.tiles if e.at != (0, 1)) + (TileEntry((2, 0), gt, gr, 0.95),))
+        res = step(res, read)
+        assert [(u.player, u.at) for u in res.record.turns] == [("red", (1, 0)), ("blue", (2, 0))]  # the phantom
+        # red lays a road tile on that cell with a knight on its road
+        rt, rr = _legal(game, (2, 0), "UV")
+        road = next(seg for seg in rt.segments if seg.kind is Kind.ROAD)
+        on = rotate_slot(road.slots[0], rr)
+        game.play(Turn("red", rt, (2, 0), rr, meeple=on))
+        later = photo(game)
+        if knight == "blue":  # the same photo with the knight read blue
+            later = replace(later, meeples=tuple(replace(m, player="blue") for m in later.meeples))
+        res = step(res, later)
+        laid = [(u.player, u.at, u.meeple is not None) for u in res.record.turns]
+        if knight == "red":
+            assert laid == [("red", (1, 0), False), ("blue", (0, 1), False), ("red", (2, 0), True)], res.warnings
+            assert any("inferred again" in w for w in res.warnings)
+            assert replay(res.record)[1].final == game.final_report().final
+        else:
+            assert ("blue", (2, 0), False) in laid, res.warnings
+
+
 def _with_quads(state: State, image: tuple[int, int], offset: tuple[float, float]) -> Reading:
     """``state`` as a reading of a photo ``image`` wide and high, each cell 100 pixels square, cell
     (0, 0)'s corner at ``offset`` cells from the photo's corner."""
