@@ -580,6 +580,34 @@ def test_meeples_report_a_standing_figure_at_a_wall_among_the_snapped() -> None:
         assert snapped == ({((0, 0), "red", m.on)} if reported else set()), (v, lying)
 
 
+def test_meeples_report_a_figure_read_lying_inside_a_city_at_its_wall_among_the_snapped() -> None:
+    """Fresh photo game 3929: the last turn's farmer lay against an O's city wall, its
+    footprint's middle 0.007 tile inside the city on the label raster; a figure read lying in a
+    city stays there (``figures.lying_stay_kinds``: a knight whose posture was misjudged), so it
+    was scored as a knight, blue 2 over. A figure read lying in a city within
+    ``figures.lying_wall_doubt`` of a field of its tile is reported among the snapped figures
+    (following a game asks which side of the wall); one lying deep in the city, or lying in the
+    field by the wall (a farmer by its posture and its place), is not."""
+    r = BoardReader()
+    (t,) = [x for x in build_templates([load_catalog().tiles["E"]], int(r.cfg["classify"]["points"]),
+                                       r.cfg["classify"]) if x.rot == 0]  # city north, field below it
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+    n = t.segments.shape[0]
+    city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
+    wall = (int(np.nonzero(t.segments[:, n // 2] == city)[0].max()) + 1) / n  # the raster's wall below the middle
+    doubt = float(r.cfg["figures"]["lying_wall_doubt"])
+    assert doubt > 0
+    for v, side, reported in ((wall - doubt / 2, Kind.CITY, True),
+                              (wall - 3 * doubt, Kind.CITY, False),
+                              (wall + doubt / 2, Kind.FIELD, False)):
+        snapped: set = set()
+        blob = Blob("red", (40, int(100 * v) - 10, 20, 20), (50.0, 100.0 * v), 0.05, True, 0.9, {"cell_tile": 1.0})
+        (m,) = r._meeples([blob], grid, {(0, 0): t}, 0, 0, 1.0, snapped)
+        assert t.tile.segments[t.tile.segment_index_on_board(m.on, 0)].kind is side  # type: ignore[index]
+        assert snapped == ({((0, 0), "red", m.on)} if reported else set()), v
+
+
 def test_a_blob_read_lying_near_the_bar_carries_its_standing_foot() -> None:
     """:func:`vision.figures._blob` gives a figure read lying whose outline's rectangle is within
     ``figures.flat_doubt_rect`` of ``flat_min_rect`` the foot it would have standing; one well
