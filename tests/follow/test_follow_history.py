@@ -2193,6 +2193,19 @@ def _legal(game: Game, cell: tuple[int, int], tids: str = "UVBEKLWJD") -> tuple[
     raise AssertionError(f"nothing fits {cell}")
 
 
+def _red_then_blue(blue: tuple[int, int]) -> tuple[Game, FollowResult]:
+    """Red laid a tile east of the start, photographed; then blue laid one on ``blue`` (not
+    photographed yet): the game and the result so far."""
+    game = start_game()
+    res = first_step(game)
+    t, r = _legal(game, (1, 0))
+    game.play(Turn("red", t, (1, 0), r))
+    res = step(res, photo(game))
+    bt, br = _legal(game, blue)
+    game.play(Turn("blue", bt, blue, br))
+    return game, res
+
+
 def _a_turn_and_a_cell_of_the_table(table: tuple[int, int]) -> tuple[Game, FollowResult, State]:
     """Red and blue laid a tile each beside the start, photographed; then red laid one at (2, 0):
     the game, the result so far and that turn's photo, which also reads a tile on the cell
@@ -2240,13 +2253,7 @@ def test_another_players_follower_on_the_tile_the_last_photo_laid_takes_that_tur
     back, and the turns since are inferred from this photo, blue's tile and red's with its
     knight. Blue's own follower there is no such sign, and the turn stays."""
     for knight in ("red", "blue"):
-        game = start_game()
-        res = first_step(game)
-        t, r = _legal(game, (1, 0))
-        game.play(Turn("red", t, (1, 0), r))
-        res = step(res, photo(game))
-        bt, br = _legal(game, (0, 1))
-        game.play(Turn("blue", bt, (0, 1), br))
+        game, res = _red_then_blue((0, 1))
         seen = photo(game)
         gt, gr = _legal(game, (2, 0), "W")  # the table east of red's tile, read as a junction
         read = replace(seen, tiles=tuple(e for e in seen.tiles if e.at != (0, 1)) + (TileEntry((2, 0), gt, gr, 0.95),))
@@ -2362,13 +2369,7 @@ def test_a_tile_the_next_photo_lacks_while_it_shows_two_new_ones_is_inferred_aga
     showed two tiles new to the record, blue's and red's. One turn's tile missed by a photo is
     kept (above), but not while the photo shows two new tiles for it: the last photo's turn is
     inferred again from this one, blue's tile on its cell, then red's."""
-    game = start_game()
-    res = first_step(game)
-    t, r = _legal(game, (1, 0))
-    game.play(Turn("red", t, (1, 0), r))
-    res = step(res, photo(game))
-    bt, br = _legal(game, (1, 1))
-    game.play(Turn("blue", bt, (1, 1), br))
+    game, res = _red_then_blue((1, 1))
     truth = photo(game)
     wt, wr = _legal(game, (0, 1))  # the wrong grid's cell: within the span of the next photo's tiles
     off = replace(truth, tiles=tuple(TileEntry((0, 1), wt, wr, 0.95) if e.at == (1, 1) else e for e in truth.tiles))

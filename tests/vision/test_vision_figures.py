@@ -552,6 +552,19 @@ def test_meeples_report_a_figure_read_lying_by_a_narrow_margin_whose_standing_fo
         assert snapped == ({((0, 0), "red", m.on)} if reported else set()), stand_v
 
 
+def _reader_on_an_e() -> tuple[BoardReader, Template, Grid, float]:
+    """A reader, an E at rotation 0 (city north, field below it) on a one-cell grid 100 px a
+    tile, and where the label raster's wall lies below the tile's middle (tile sides from the top)."""
+    r = BoardReader()
+    (t,) = [x for x in build_templates([load_catalog().tiles["E"]], int(r.cfg["classify"]["points"]),
+                                       r.cfg["classify"]) if x.rot == 0]
+    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
+                pitch_px=100.0)
+    n = t.segments.shape[0]
+    city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
+    return r, t, grid, (int(np.nonzero(t.segments[:, n // 2] == city)[0].max()) + 1) / n
+
+
 def test_meeples_report_a_standing_figure_at_a_wall_among_the_snapped() -> None:
     """Photo game 1037: the last turn's knight on an H, its measured foot 0.002 tile out of the
     city on the label raster, was read on the field beside it and scored as a farmer. A standing
@@ -559,14 +572,7 @@ def test_meeples_report_a_standing_figure_at_a_wall_among_the_snapped() -> None:
     reported among the snapped figures, on whichever side it was read (so following a game asks
     which); one well away from the wall, or a figure lying there (a farmer by its posture), is
     not."""
-    r = BoardReader()
-    (t,) = [x for x in build_templates([load_catalog().tiles["E"]], int(r.cfg["classify"]["points"]),
-                                       r.cfg["classify"]) if x.rot == 0]  # city north, field below it
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
-                pitch_px=100.0)
-    n = t.segments.shape[0]
-    city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
-    wall = (int(np.nonzero(t.segments[:, n // 2] == city)[0].max()) + 1) / n  # the raster's wall below the middle
+    r, t, grid, wall = _reader_on_an_e()
     doubt = float(r.cfg["figures"]["wall_doubt"])
     for v, lying, side, reported in ((wall + doubt / 2, False, Kind.FIELD, True),
                                      (wall - doubt / 2, False, Kind.CITY, True),
@@ -588,14 +594,7 @@ def test_meeples_report_a_figure_read_lying_inside_a_city_at_its_wall_among_the_
     ``figures.lying_wall_doubt`` of a field of its tile is reported among the snapped figures
     (following a game asks which side of the wall); one lying deep in the city, or lying in the
     field by the wall (a farmer by its posture and its place), is not."""
-    r = BoardReader()
-    (t,) = [x for x in build_templates([load_catalog().tiles["E"]], int(r.cfg["classify"]["points"]),
-                                       r.cfg["classify"]) if x.rot == 0]  # city north, field below it
-    grid = Grid(H=np.array([[0.01, 0, 0], [0, 0.01, 0], [0, 0, 1.0]]), cols=range(0, 1), rows=range(0, 1),
-                pitch_px=100.0)
-    n = t.segments.shape[0]
-    city = next(i for i, sg in enumerate(t.tile.segments) if sg.kind is Kind.CITY)
-    wall = (int(np.nonzero(t.segments[:, n // 2] == city)[0].max()) + 1) / n  # the raster's wall below the middle
+    r, t, grid, wall = _reader_on_an_e()
     doubt = float(r.cfg["figures"]["lying_wall_doubt"])
     assert doubt > 0
     for v, side, reported in ((wall - doubt / 2, Kind.CITY, True),
