@@ -829,7 +829,7 @@ class BoardReader:
                             and t.tile.segments[t.tile.segment_index_on_board(slot, t.rot)].kind in stay:
                         # read lying with its footprint's middle on a city (figures.lying_stay_kinds keeps
                         # it there: a knight whose posture was misjudged) within
-                        # figures.lying_wall_doubt of a field: as likely a farmer lying against the wall
+                        # figures.lying_wall_doubt of a field: it may be a farmer lying against the wall
                         # (fresh photo game 3929: the last turn's farmer beside an O's city, its middle
                         # 0.007 tile inside the wall, scored as a knight)
                         snapped.add(((cell[0] - c0, cell[1] - r0), b.colour, slot))
