@@ -256,6 +256,11 @@ RESTART_MAX_TURNS = 12
 #: 1145 and 1157 read right: at most 2 such a photo, nearly always 0;
 #: :func:`_stray_followers`).
 UNFIT_STRAYS = 3
+#: ... or, with that many, when it shows no more than this share of the game's followers where
+#: they stand (fresh photo game 4004: the last photo, on orange wood, read on a sheared grid, put
+#: 6 of its 14 followers where the game had none and 7 where it had them, and laid three turns
+#: for one, red 5 over).
+UNFIT_SHOWN_SHARE = 0.5
 #: A turn's follower is revised from the photos since (:func:`_revise_followers`) when the
 #: photos show it on a feature of the tile at least this many times more than as recorded; its
 #: owner (:func:`_revise_owners`) when they show it in another player's colour this many times
@@ -1512,7 +1517,8 @@ def _reads_whole(state: State) -> bool:
 def _stray_followers(game: Game, aligned: State, players: Sequence[str]) -> str | None:
     """Why the photo's followers (``aligned``: in the record's frame) do not fit the game, or
     None: at least :data:`UNFIT_STRAYS` of them stand on tiles laid before where the game has no
-    follower of their colour on that feature, as many as stand where it has one or more. A photo read
+    follower of their colour on that feature, as many as stand where it has one or more, or while
+    those stand on no more than :data:`UNFIT_SHOWN_SHARE` of the game's followers. A photo read
     right shows nearly every follower on its feature (a stray is a misread, or a follower the
     record missed); one read on a grid a fraction of a tile off, or turned, shows them beside."""
     figures = _engine_figures(game)
@@ -1526,9 +1532,10 @@ def _stray_followers(game: Game, aligned: State, players: Sequence[str]) -> str 
             shown += 1
         else:
             stray += 1
-    if stray >= UNFIT_STRAYS and stray >= shown:
+    total = sum(_engine_figures(game).values())
+    if stray >= UNFIT_STRAYS and (stray >= shown or shown <= UNFIT_SHOWN_SHARE * total):
         return (f"{stray} of the photo's followers stand on tiles laid before where the game has none of their "
-                f"colour on that feature, and {shown} where it has one")
+                f"colour on that feature, and {shown} (of the game's {total}) where it has one")
     return None
 
 
