@@ -3318,6 +3318,34 @@ def test_a_photo_whose_followers_stand_a_cell_off_and_that_does_not_read_whole_i
     assert step(res, truth).used
 
 
+def test_a_photo_not_read_whole_that_shows_half_the_followers_where_they_stand_is_not_used() -> None:
+    """Fresh photo game 4004: the last photo, on orange wood, was read on a sheared grid that put
+    6 of its 14 followers where the game had none of their colour and 7 where it had them, one
+    short of the rule above (as many astray as where they stand), and laid three turns for one,
+    red 5 over. With ``UNFIT_STRAYS`` astray, a reading that is not whole is not used either when
+    it shows no more than ``UNFIT_SHOWN_SHARE`` of the game's followers where they stand; read
+    whole, or with more of them where they stand, it is used."""
+    game, res = _monks_in_a_row()
+    a, e = tile("A"), tile("E")
+    for k, (player, t, on) in enumerate((("red", a, "C"), ("blue", a, "C"), ("red", e, "N"), ("blue", e, "N"))):
+        game.play(Turn(player, t, (4 + k, 1), 0, meeple=on))
+        res = step(res, photo(game))
+    assert len(game.figures) == 8
+    truth = photo(game)
+    ms = sorted(truth.meeples, key=lambda m: m.at)
+    astray = tuple(replace(m, at=(0, 0), on=on) for m, on in zip(ms[:3], ("Nw", "E", "W")))  # none on the start
+    for kept, used in ((ms[3:7], False), (ms[3:], True)):  # 4 of 8 where they stand, then 5
+        off = replace(truth, meeples=astray + tuple(kept))
+        broken = replace(off, tiles=tuple(replace(x, tile=tile("C"), rot=0) if x.at == (3, 1) else x
+                                          for x in off.tiles))
+        assert Board.from_tiles((x.at, x.tile, x.rot) for x in broken.tiles).conflicts()
+        got = step(res, broken)
+        assert got.used is used, got.warnings
+        if not used:
+            assert any("3 of the photo's followers stand on tiles laid before" in w for w in got.warnings)
+            assert step(res, off).used  # read whole: used
+
+
 def test_a_steps_own_follower_question_is_crossed_with_the_tile_a_follower_may_hide() -> None:
     """Fresh photo game 1324: red's thief stood on a W's west road; the photo read a U (the thief
     hides the W's village) with the follower on a field that another follower held, so the step
