@@ -1522,6 +1522,7 @@ def _stray_followers(game: Game, aligned: State, players: Sequence[str]) -> str 
     right shows nearly every follower on its feature (a stray is a misread, or a follower the
     record missed); one read on a grid a fraction of a tile off, or turned, shows them beside."""
     figures = _engine_figures(game)
+    total = sum(figures.values())  # (before the loop below takes the shown ones off)
     shown = stray = 0
     for m in aligned.meeples:
         if m.player not in players or m.at not in game.board.tiles:
@@ -1532,7 +1533,6 @@ def _stray_followers(game: Game, aligned: State, players: Sequence[str]) -> str 
             shown += 1
         else:
             stray += 1
-    total = sum(_engine_figures(game).values())
     if stray >= UNFIT_STRAYS and (stray >= shown or shown <= UNFIT_SHOWN_SHARE * total):
         return (f"{stray} of the photo's followers stand on tiles laid before where the game has none of their "
                 f"colour on that feature, and {shown} (of the game's {total}) where it has one")
@@ -1601,6 +1601,14 @@ def _fits_corrected(record: GameRecord, state: State, evidence: Evidence, max_ga
     return None
 
 
+def _laid_cells(record: GameRecord) -> set[Cell]:
+    """The cells of the record's tiles: the start tile's and every turn's that laid one."""
+    laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
+    if record.start is not None:
+        laid.add(record.start.at)
+    return laid
+
+
 def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
                          figures_seen: FiguresSeen | None, image: tuple[int, int] | None = None
                          ) -> tuple[GameRecord, set[Cell], set[Cell]] | None:
@@ -1617,9 +1625,7 @@ def _vanished_last_photo(record: GameRecord, state: State, transform: Transform,
     (:data:`MAX_GAP` allowing). None otherwise, or when the shorter record does not replay."""
     short, dropped = _without_last_photo(record, figures_seen)
     shown = {transform.cell(e.at) for e in state.tiles}
-    laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
-    if record.start is not None:
-        laid.add(record.start.at)
+    laid = _laid_cells(record)
     fresh = shown - laid
     if not shown or len(dropped) < 2 and not (dropped and len(fresh) >= 2 and any(
             max(abs(c[0] - d[0]), abs(c[1] - d[1])) == 1 for c in fresh for d in dropped)):
@@ -1663,9 +1669,7 @@ def _follower_on_anothers_tile(record: GameRecord, state: State, transform: Tran
     here = {m.player for m in state.meeples if transform.cell(m.at) == cell}
     if len(here) != 1 or turn.player in here:
         return None
-    laid = {t.at for t in record.turns if t.at is not None and not t.discarded}
-    if record.start is not None:
-        laid.add(record.start.at)
+    laid = _laid_cells(record)
     if not {transform.cell(e.at) for e in state.tiles} - laid or _replayed(short) is None:
         return None
     return short, dropped, cell, next(iter(here))
