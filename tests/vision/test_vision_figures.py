@@ -1122,6 +1122,23 @@ def test_yellow_figures_pale_in_a_lamps_glare_are_read() -> None:
     assert len([c for p, c in read(off)[0] if p == "yellow"]) == 1
 
 
+def test_a_citys_print_in_glare_is_no_yellow_figure() -> None:
+    """Photo game 5316 (4 players), the last photo: the last turn's I, yellow's, with no
+    follower, lies at the layout's edge in a lamp's glare. Its city print, saturation 121-133 at
+    value 250-255 and hue 23-28, is as pale as 5105's yellow figures in glare and passes yellow's
+    glare rule; it stands out from the ring around it by 12.4, over the rule's ``min_contrast``
+    as it was (12). It was read as a yellow knight, and yellow ended a point over. With 16 it is
+    not read, and the photo's yellow figures are read where they stand; 5105's (17.3-22.3) are
+    kept, as the test above checks."""
+    from bench.bench_follow import COLOURS
+    last, read, figures = _last_photo_read(5316, COLOURS[:4])
+    assert last.player == "yellow" and last.meeple is None
+    yellow = sorted(c for p, c in read(None)[0] if p == "yellow")
+    assert last.at not in yellow and yellow == sorted(c for p, c in figures if p == "yellow")
+    before = {"figures": {"colours": {"yellow": {"glare": {"min_contrast": 12.0}}}}}
+    assert ("yellow", last.at) in read(before)[0]
+
+
 #: yellow's glare rule before session 88: its saturation drop began at value 200, from yellow's 200
 _YELLOW_GLARE_BEFORE = {"figures": {"colours": {"yellow": {"glare": {
     "sat": 200, "val": 60, "sat_glare": [200, 2.0, 100], "alone": False}}}}}
