@@ -318,8 +318,9 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                 continue
             ys, xs = np.nonzero(lab_img[y:y + h, x:x + w] == i)
             pts = np.c_[xs + x, ys + y].astype(np.float64)
-            if glare_only is not None and "min_contrast" in spec["glare"] and np.count_nonzero(
-                    glare_only[pts[:, 1].astype(int), pts[:, 0].astype(int)]) * 2 > len(pts):
+            glared = glare_only is not None and "min_contrast" in spec["glare"] and np.count_nonzero(
+                glare_only[pts[:, 1].astype(int), pts[:, 0].astype(int)]) * 2 > len(pts)
+            if glared:
                 # mostly the glare rule's pixels: a figure stands out from the tile around it
                 # where a bright patch of the print fades into its own
                 if _contrast(lab, lab_img, i, (x, y, w, h), k) < float(spec["glare"]["min_contrast"]):
@@ -347,7 +348,7 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     pts = np.c_[xs + x, ys + y].astype(np.float64)
                     x, y = x + cx, y + cy
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
-            if b is None or not a_lo <= b.area <= a_hi:
+            if b is None or not a_lo <= b.area <= (float(spec["glare"].get("max_area_tiles", a_hi)) if glared else a_hi):
                 continue
             pix = pts.astype(np.int32)
             if split[i] and _cloth_part(b, lab[pix[:, 1], pix[:, 0]], closed, grid, cloth_lab, cfg):
