@@ -2762,7 +2762,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
         return _snapped_followers(replace(prior, turns=prior.turns + these), then, game, these, weak)
 
     def late_seen(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
-        return _late_followers(replace(prior, turns=prior.turns + these), then, game, these, late)
+        return _late_followers(replace(prior, turns=prior.turns + these), then, game, these, late, cev=cev)
 
     def past_hidden(prior: GameRecord, these: tuple[Turn, ...], then: Game) -> list[tuple[Alternative, Game]]:
         return _past_hidden_followers(replace(prior, turns=prior.turns + these), then, game, rewritten, these,
@@ -4436,7 +4436,7 @@ def _close_rivals(ev: _CellEvidence | _SummedEvidence, t: Turn, expansions: tupl
     if mine is None:
         return
     twins = {w.id for w, _ in _shield_twins(t.tile, t.rot, expansions)}
-    reach = max(gap, *(g for g in (twin_gap, stub_gap, strip_gap) if g is not None))
+    reach = max([gap, *(g for g in (twin_gap, stub_gap, strip_gap) if g is not None)])
     for v, rival, rot in ev.ranked(t.at):
         if v < mine - reach:
             break
@@ -4960,7 +4960,8 @@ def _recoloured_followers(record: GameRecord, end_game: Game, before: Game, turn
 
 
 def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                    late: Sequence[MeepleEntry], back: int = LATE_FOLLOWER_TURNS) -> list[tuple[Alternative, Game]]:
+                    late: Sequence[MeepleEntry], back: int = LATE_FOLLOWER_TURNS,
+                    cev: _CellEvidence | None = None) -> list[tuple[Alternative, Game]]:
     """Alternatives for a follower the photo shows on a tile laid in one of the ``back`` turns
     before this step's ``turns``, in the colour of the player who laid it, where that turn has no
     follower (``late``: the photo's followers the game before the step does not hold).
@@ -4972,7 +4973,14 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
     only: a knight put on the next-to-last tile and missed by its photo left the final scores
     wrong (fresh photo game 555). Returns ``record`` as it is first, then with each such turn
     given the follower as seen (when the game replays so and its end totals differ), with their
-    games, or []."""
+    games, or [].
+
+    Where the follower cannot stand where it was read on the tile as laid, the tile may be
+    another that the figure hides what tells apart, as for a new tile (:func:`_hidden_rivals`):
+    each rival the photo's evidence ``cev`` ranks within :data:`RIVAL_ASK_GAP` of it comes with
+    the follower on each of its features (fresh photo game 5334, 4 players: green's monk on an A
+    in a lamp's glare, missed by its turn's photo, which read the A as a U; the photos after it
+    read the U too, the monk on its road, which a thief already held: never asked, green 5 short)."""
     first = len(record.turns) - len(turns)
     out: list[tuple[Alternative, Game]] = []
     finals = {_final_key(end_game)}
@@ -4983,11 +4991,18 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
             if t.at != m.at or t.tile is None or t.discarded:
                 continue
             if t.player == m.player and t.meeple is None and t.take_back is None:
+                said = f"{t.player} put no follower on the tile at {list(t.at)}"
                 summary = _late_question(t, m.on)
                 got = _changed_alternative(record, i, turns, before, summary, finals, meeple=m.on)
                 if got is not None:
                     out.append(got)
-                    asked.append(f"{t.player} put no follower on the tile at {list(t.at)}")
+                    asked.append(said)
+                elif cev is not None and _with_turn(record, i, meeple=m.on) is None:
+                    rivalled: list[Turn] = []
+                    for rival, rot in _close_rivals(cev, t, tuple(record.expansions)):
+                        _offer_rival(record, i, rival, rot, turns, before, finals, rivalled, out, m.on)
+                    if rivalled:
+                        asked.append(said)
             break
     if not out:
         return []

@@ -701,6 +701,50 @@ def test_a_follower_that_could_stand_nowhere_on_the_tile_taken_brings_its_rivals
     assert res.alternatives[1].final == game.final_report().final  # the true answer scores as the table
 
 
+def test_a_late_follower_that_could_stand_nowhere_on_its_tile_brings_its_rivals() -> None:
+    """Fresh photo game 5334 (4 players): green's monk on an A in a lamp's glare was missed by
+    its turn's photo, which read the A as a U; the photos after it read the U too, the monk on
+    its road, which a thief already held. The late follower could not be given to its turn, was
+    ignored in every photo, and green ended five points short. A follower first seen on the tile
+    its player laid a turn before, where it can stand nowhere it was read, now brings the rivals
+    the follower may hide (the photo's evidence ranks the A close), with it on each of their
+    features."""
+    game = start_game()
+    res = follow_step(None, None, photo(game))
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))  # red's thief on the road east of the start
+    truth = photo(game)
+    res = follow_step(res.record, res.corrected_state, truth, evidence=evidence_for(truth, {}))
+    a_rot = next(r for c, r, *_ in sorted(game.board.legal_placements(tile("A")))
+                 if c == (2, 0) and PlacedTile(tile("A"), r).kind_at("W") is Kind.ROAD)
+    game.play(Turn("blue", tile("A"), (2, 0), a_rot, meeple="C"))
+
+    def as_u(state: State, monk: bool) -> State:
+        """The A read as a U; the monk missed, or read on the U's road through the A's middle."""
+        return replace(state, tiles=tuple(replace(e, tile=tile("U"), rot=0) if e.at == (2, 0) else e
+                                          for e in state.tiles),
+                       meeples=tuple(replace(m, on="W") if m.at == (2, 0) else m for m in state.meeples
+                                     if monk or m.at != (2, 0)))
+
+    read = as_u(photo(game), monk=False)
+    res = follow_step(res.record, res.corrected_state, read,
+                      evidence=evidence_for(read, {(2, 0): {("U", 0): BASE + 5.0, ("A", a_rot): BASE + 2.0}}))
+    assert not res.ambiguous and res.record.turns[-1].meeple is None  # laid a bare U
+    game.play(Turn("red", tile("U"), (-1, 0), 0))
+    read = as_u(photo(game), monk=True)
+    close = {(2, 0): {("A", a_rot): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.8}}
+    asked = follow_step(res.record, res.corrected_state, read, evidence=evidence_for(read, close))
+    assert asked.ambiguous
+    assert [a.summary for a in asked.alternatives] == [
+        "blue put no follower on the tile at [2, 0]",  # as laid first
+        "the tile under blue's follower at [2, 0] is A on its monastery"]
+    monk = asked.alternatives[1].record.turns[-2]
+    assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
+    assert asked.alternatives[1].final == game.final_report().final  # the true answer scores as the table
+    # with the figure in another player's colour, nothing is asked
+    other = replace(read, meeples=tuple(replace(m, player="red") if m.at == (2, 0) else m for m in read.meeples))
+    assert not follow_step(res.record, res.corrected_state, other, evidence=evidence_for(other, close)).ambiguous
+
+
 def test_a_rival_with_the_follower_where_it_was_read_is_offered_though_it_ends_alike() -> None:
     """Fresh photo game 2262: blue's thief on an L's road, read on a D and moved to the D's city.
     L with the thief on that road ended as D on its city did, so the question offered L only on
