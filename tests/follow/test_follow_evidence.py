@@ -669,6 +669,19 @@ def test_a_monk_asked_about_may_be_a_farmer_in_its_own_tiles_field() -> None:
     assert [a.record.turns[-1].tile.id for a in res.alternatives] == ["W", "U", "U"]
 
 
+def _asks_for_the_monk_on_an_a(res: FollowResult, game: Game, as_laid: str, player: str, a_rot: int,
+                               turn: int) -> None:
+    """``res`` asks whether the tile at [2, 0] (the record's turn ``turn``), laid as a U without a
+    follower, is an A at ``a_rot`` with ``player``'s monk: the tile as laid first (``as_laid``),
+    then the A, which scores as ``game``, the table, does."""
+    assert res.ambiguous
+    assert [a.summary for a in res.alternatives] == [
+        as_laid, f"the tile under {player}'s follower at [2, 0] is A on its monastery"]
+    monk = res.alternatives[1].record.turns[turn]
+    assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
+    assert res.alternatives[1].final == game.final_report().final
+
+
 def test_a_follower_that_could_stand_nowhere_on_the_tile_taken_brings_its_rivals() -> None:
     """Fresh photo game 2228: blue's monk on an A whose road's stub joins blue's own thief's
     road. The photo read the A as a U by 0.55, the monk on the road beside it, and missed the
@@ -692,13 +705,8 @@ def test_a_follower_that_could_stand_nowhere_on_the_tile_taken_brings_its_rivals
                    meeples=tuple(replace(m, on="W") for m in truth.meeples if m.at != (1, 0)))
     close = {(2, 0): {("U", 0): BASE + 5.0, ("A", a_rot): BASE + 5.0 - 0.55}}
     res = follow_step(res.record, res.corrected_state, read, evidence=evidence_for(read, close))
-    assert res.ambiguous
-    assert [a.summary for a in res.alternatives] == [
-        "the tile at [2, 0] is U, with no follower of red's on it",  # as laid first
-        "the tile under red's follower at [2, 0] is A on its monastery"]
-    monk = res.alternatives[1].record.turns[-1]
-    assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
-    assert res.alternatives[1].final == game.final_report().final  # the true answer scores as the table
+    _asks_for_the_monk_on_an_a(res, game, "the tile at [2, 0] is U, with no follower of red's on it", "red",
+                               a_rot, -1)
 
 
 def test_a_late_follower_that_could_stand_nowhere_on_its_tile_brings_its_rivals() -> None:
@@ -733,13 +741,7 @@ def test_a_late_follower_that_could_stand_nowhere_on_its_tile_brings_its_rivals(
     read = as_u(photo(game), monk=True)
     close = {(2, 0): {("A", a_rot): BASE + 5.0, ("U", 0): BASE + 5.0 - 0.8}}
     asked = follow_step(res.record, res.corrected_state, read, evidence=evidence_for(read, close))
-    assert asked.ambiguous
-    assert [a.summary for a in asked.alternatives] == [
-        "blue put no follower on the tile at [2, 0]",  # as laid first
-        "the tile under blue's follower at [2, 0] is A on its monastery"]
-    monk = asked.alternatives[1].record.turns[-2]
-    assert (monk.tile.id, monk.rot, monk.meeple) == ("A", a_rot, "C")
-    assert asked.alternatives[1].final == game.final_report().final  # the true answer scores as the table
+    _asks_for_the_monk_on_an_a(asked, game, "blue put no follower on the tile at [2, 0]", "blue", a_rot, -2)
     # with the figure in another player's colour, nothing is asked
     other = replace(read, meeples=tuple(replace(m, player="red") if m.at == (2, 0) else m for m in read.meeples))
     assert not follow_step(res.record, res.corrected_state, other, evidence=evidence_for(other, close)).ambiguous
