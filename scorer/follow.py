@@ -4975,8 +4975,8 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
     given the follower as seen (when the game replays so and its end totals differ), with their
     games, or [].
 
-    Where the follower cannot stand where it was read on the tile as laid, the tile may be
-    another that the figure hides what tells apart, as for a new tile (:func:`_hidden_rivals`):
+    Where the follower cannot stand where it was read on the tile as laid, the figure may hide
+    what tells that tile from another, as on a new tile (:func:`_hidden_rivals`):
     each rival the photo's evidence ``cev`` ranks within :data:`RIVAL_ASK_GAP` of it comes with
     the follower on each of its features (fresh photo game 5334, 4 players: green's monk on an A
     in a lamp's glare, missed by its turn's photo, which read the A as a U; the photos after it

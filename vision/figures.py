@@ -348,7 +348,10 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
                     pts = np.c_[xs + x, ys + y].astype(np.float64)
                     x, y = x + cx, y + cy
             b = _blob(name, pts, (x, y, w, h), grid, cam, fig_h, fig_t, cfg)
-            if b is None or not a_lo <= b.area <= (float(spec["glare"].get("max_area_tiles", a_hi)) if glared else a_hi):
+            # mostly the glare rule's pixels and larger than any figure: a whole printed feature
+            # in glare (photo game 5357: a city's print, 0.38 tile)
+            most = float(spec["glare"].get("max_area_tiles", a_hi)) if glared else a_hi
+            if b is None or not a_lo <= b.area <= most:
                 continue
             pix = pts.astype(np.int32)
             if split[i] and _cloth_part(b, lab[pix[:, 1], pix[:, 0]], closed, grid, cloth_lab, cfg):
