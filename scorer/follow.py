@@ -4149,8 +4149,15 @@ def _changed_alternative(record: GameRecord, i: int, turns: tuple[Turn, ...], be
     replay so or its end totals (with ``standing``, and the followers on the board:
     :func:`_standing_key`) are among ``finals`` already (which it then joins)."""
     tried = _with_turn(record, i, **changes)
-    if tried is None:
-        return None
+    return None if tried is None else _new_alternative(tried, turns, before, summary, finals, standing)
+
+
+def _new_alternative(tried: tuple[GameRecord, Game], turns: tuple[Turn, ...], before: Game, summary: str,
+                     finals: set[tuple[Any, ...]], standing: bool = False) -> tuple[Alternative, Game] | None:
+    """A changed record and its game (``tried``, from :func:`_with_turn`) as an alternative for
+    this step's ``turns``, or None when its end totals (with ``standing``, and the followers on
+    the board) are among ``finals`` already (which it then joins); see
+    :func:`_changed_alternative`."""
     rec, g = tried
     alt = _outcome(turns, rec, g, before, summary)
     key = _standing_key(g) if standing else _totals_key(alt.final)
@@ -4992,12 +4999,13 @@ def _late_followers(record: GameRecord, end_game: Game, before: Game, turns: tup
                 continue
             if t.player == m.player and t.meeple is None and t.take_back is None:
                 said = f"{t.player} put no follower on the tile at {list(t.at)}"
-                summary = _late_question(t, m.on)
-                got = _changed_alternative(record, i, turns, before, summary, finals, meeple=m.on)
-                if got is not None:
-                    out.append(got)
-                    asked.append(said)
-                elif cev is not None and _with_turn(record, i, meeple=m.on) is None:
+                tried = _with_turn(record, i, meeple=m.on)
+                if tried is not None:
+                    got = _new_alternative(tried, turns, before, _late_question(t, m.on), finals)
+                    if got is not None:
+                        out.append(got)
+                        asked.append(said)
+                elif cev is not None:  # it can stand nowhere it was read: the tile may be another
                     rivalled: list[Turn] = []
                     for rival, rot in _close_rivals(cev, t, tuple(record.expansions)):
                         _offer_rival(record, i, rival, rot, turns, before, finals, rivalled, out, m.on)
