@@ -36,16 +36,20 @@ class Template:
     # boundary drawn a little elsewhere by another edition's art costs little
     variants: tuple[np.ndarray, ...] = ()  # (n, n, 4) class probabilities of the same tile drawn
     # as other editions draw it (see build_templates); the classifier takes the best-fitting one
-    variant_segments: tuple[np.ndarray, ...] = ()  # (n, n) segment index map of each variant
+    variant_segments: tuple[np.ndarray, ...] = ()  # (n, n) segment index map of the tile as
+    # each alternative drawing of the shape lists draws it (see build_templates), in their order,
+    # whether or not it differs from its own: drawing k names the same alternative on every tile
 
     def drawn_as(self, variant: int) -> Template:
-        """This template with the segment map of drawing ``variant`` (0: its own drawing; k: its
-        k-th variant; itself when it has no such variant), classes unchanged: the reader places
-        figures on the drawing ``figures.place_drawing`` names (a first-edition curve turns
-        close to the tile's middle, where a knight or thief stands on it)."""
+        """This template with the segment map of drawing ``variant`` (0: its own drawing; k: the
+        k-th alternative drawing of the shape lists; itself when there is no such drawing or it
+        places every point as its own does), classes unchanged: the reader places figures on
+        the drawing ``figures.place_drawing`` names (a first-edition curve turns close to the
+        tile's middle, where a knight or thief stands on it)."""
         if variant <= 0 or variant > len(self.variant_segments):
             return self
-        return replace(self, segments=self.variant_segments[variant - 1])
+        segments = self.variant_segments[variant - 1]
+        return self if np.array_equal(segments, self.segments) else replace(self, segments=segments)
 
 
 def _grid(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -145,7 +149,11 @@ def _curve_distance(u: np.ndarray, v: np.ndarray, a: str, b: str, radius: float)
     return np.minimum(d, _segment_distance(u, v, (bx, by), (float(tb[0]), float(tb[1]))))
 
 
-def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: np.ndarray,
+                 centre: tuple[float, float] = (0.5, 0.5)) -> np.ndarray:
+    """Where a road (or path) over ``slots`` runs: a curve between adjacent edges, a straight
+    between opposite ones, and from each edge's middle to ``centre`` where three or more roads
+    meet (a village, see :func:`junction_centre`)."""
     hw = cfg["road_half_width"]
     edges = [SLOT_EDGE[s] for s in slots]
     if len(edges) == 2 and frozenset(edges) in _CORNER:
@@ -154,8 +162,24 @@ def _road_region(slots: tuple[str, ...], cfg: dict[str, Any], u: np.ndarray, v: 
         return _segment_distance(u, v, _MID[edges[0]], _MID[edges[1]]) < hw
     region = np.zeros_like(u, dtype=bool)
     for e in edges:
-        region |= _segment_distance(u, v, _MID[e], (0.5, 0.5)) < hw
+        region |= _segment_distance(u, v, _MID[e], centre) < hw
     return region
+
+
+def junction_centre(tile: TileType, cfg: dict[str, Any]) -> tuple[float, float]:
+    """Where the roads of ``tile`` (rotation 0) meet when three or more end on it: the tile's
+    middle, moved ``junction_shift`` tile sides away from each edge a city lies on. A city takes
+    room from the village: the first edition's L draws its junction well below the middle, its
+    arms bending down to it from the edges' middles."""
+    shift = float(cfg.get("junction_shift", 0.0))
+    x, y = 0.5, 0.5
+    for s in tile.segments:
+        if s.kind is Kind.CITY:
+            for e in {SLOT_EDGE[z] for z in s.slots if z in SLOT_EDGE}:
+                mx, my = _MID[e]
+                x += shift * np.sign(0.5 - mx)
+                y += shift * np.sign(0.5 - my)
+    return float(x), float(y)
 
 
 #: The pixel class each kind of area is drawn in: The Castle's courts are its open ground (the
@@ -190,9 +214,10 @@ def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.
                 segs[r] = i
     roads = [(i, s) for i, s in enumerate(tile.segments) if s.kind in (Kind.ROAD, Kind.PATH)]
     ends = sum(1 for _, s in roads if len(s.slots) == 1)
+    centre = junction_centre(tile, cfg) if ends >= 3 else (0.5, 0.5)
     for i, s in roads:
         r = _road_region(s.slots, cfg if s.kind is Kind.ROAD else {**cfg, "road_half_width": cfg["path_half_width"]},
-                         u, v)
+                         u, v, centre)
         classes[r] = ROAD
         segs[r] = i
     for i, s in enumerate(tile.segments):
@@ -209,7 +234,7 @@ def render(tile: TileType, n: int, cfg: dict[str, Any]) -> tuple[np.ndarray, np.
         segs[r] = mon[0]
     elif ends >= 3:
         # a village where roads end; a plaza (paved like the paths) where castle paths do
-        r = np.hypot(u - 0.5, v - 0.5) < cfg["junction_radius"]
+        r = np.hypot(u - centre[0], v - centre[1]) < cfg["junction_radius"]
         classes[r] = ROAD if any(s.kind is Kind.PATH for _, s in roads) else OTHER
     return classes, segs
 
@@ -256,7 +281,7 @@ def soften(classes: np.ndarray, sigma_frac: float) -> np.ndarray:
 
 #: Shape parameters that may list several values, one per way editions draw the shape.
 VARIANT_KEYS = ("road_curve_radius", "city_corner_extent", "city_corner_bow", "city_band_cap_depth",
-                "city_missing_cap_depth")
+                "city_missing_cap_depth", "junction_shift")
 
 
 def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[Template]:
@@ -265,8 +290,10 @@ def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[
     Editions draw some shapes differently: a curved road turns close to the tile's middle on
     the first edition and on a wide arc on others. A shape parameter of :data:`VARIANT_KEYS`
     (``road_curve_radius`` ...) may therefore list several values: the first draws the
-    template's class map (and the segment map that places figures), each other one a variant
-    the classifier also tries."""
+    template's class map (and the segment map that places figures), each other one an
+    alternative drawing. A tile's variants (what the classifier also tries) are the
+    alternatives that draw it differently; its ``variant_segments`` keep every alternative's
+    segment map, so that a drawing's number means the same alternative on every tile."""
     out = []
     sigma = float(cfg.get("template_blur", 0.0))
     # every shape parameter given as a list: its first value draws the template (render takes
@@ -276,15 +303,15 @@ def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[
     for t in tiles:
         classes, segs = render(t, n, cfg)
         others: list[np.ndarray] = []
-        other_segs: list[np.ndarray] = []
+        alt_segs: list[np.ndarray] = []
         for alt in alternatives:
             o, o_segs = render(t, n, alt)
+            alt_segs.append(o_segs)
             if not any(np.array_equal(o, c) for c in [classes, *others]):
                 others.append(o)
-                other_segs.append(o_segs)
         for rot in t.rotations():
             c = rotate_map(classes, rot).copy()
             variants = tuple(soften(rotate_map(o, rot).copy(), sigma) for o in others)
             out.append(Template(t, rot, c, rotate_map(segs, rot).copy(), soften(c, sigma), variants,
-                                tuple(rotate_map(o, rot).copy() for o in other_segs)))
+                                tuple(rotate_map(o, rot).copy() for o in alt_segs)))
     return out

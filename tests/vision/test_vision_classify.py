@@ -480,10 +480,52 @@ def test_a_curve_drawn_close_to_the_middle_reads_as_a_curve_with_the_edition_var
                            point_weights(n, c), c)[0]
         best[len(radii)] = templates[int(np.argmax(ll))]
         if len(radii) == 2:
-            assert all(len(t.variants) == len(t.variant_segments) == (1 if t.tile.id in "V" else 0)
+            # every tile keeps each alternative drawing's segments (the tight curve, the L's
+            # village away from its city), so a drawing's number means the same on every tile
+            assert all(len(t.variants) == (1 if t.tile.id in "V" else 0) and len(t.variant_segments) == 2
                        for t in templates if t.tile.id in "UV")
     assert best[1].tile.id == "W"
     assert (best[2].tile.id, best[2].rot) == ("V", 0)
+
+
+def test_an_l_with_its_village_away_from_its_city_reads_as_an_l_with_the_edition_variant() -> None:
+    """The first edition's L draws the village where its three roads meet well away from its
+    city, the side arms bending down to it from the edges' middles (scans tuning 5004: L read
+    as K). Against a template whose roads meet in the middle, thin roads meeting 0.2 below it
+    fit a curve (K, J) better, though a road crosses all three edges. With the village moved
+    away from the city as a variant (``junction_shift`` [0.0, 0.12]) the L wins; tiles without
+    a city where three roads meet (W, X) get no variant."""
+    from scorer import load_catalog
+    from vision.classify import (
+        _best_variant,
+        confusion,
+        edge_road_evidence,
+        edge_roads,
+        expected_observations,
+        point_weights,
+    )
+    from vision.templates import build_templates, junction_centre, render
+
+    cfg = load_config()["classify"]
+    n, patch = int(cfg["points"]), int(cfg["patch"])
+    cat = load_catalog()
+    assert junction_centre(cat.tiles["L"], {"junction_shift": 0.2}) == pytest.approx((0.5, 0.7))  # city north
+    assert junction_centre(cat.tiles["W"], {"junction_shift": 0.2}) == (0.5, 0.5)
+    tiles = [cat.tiles[t] for t in sorted(cat.box("base", ()))]
+    drawn, _ = render(cat.tiles["L"], n, {**cfg, "junction_shift": 0.2, "road_half_width": 0.04})
+    post = np.eye(4, dtype=np.float32)[np.kron(drawn, np.ones((patch // n, patch // n), int))] * 0.85 + 0.15 / 4
+    occupied = np.ones((1, 1), bool)
+    best = {}
+    for shifts in ([0.0], [0.0, 0.12]):
+        c = {**cfg, "junction_shift": shifts}
+        templates = build_templates(tiles, n, c)
+        ll = _best_variant(post, occupied, n, expected_observations(templates, confusion(c)), point_weights(n, c), c)
+        ll = (ll + edge_road_evidence(post, occupied, edge_roads(templates), c))[0]
+        best[len(shifts)] = templates[int(np.argmax(ll))]
+        if len(shifts) == 2:
+            assert all(len(t.variants) == (1 if t.tile.id == "L" else 0) for t in templates if t.tile.id in "LWX")
+    assert best[1].tile.id in ("K", "J")
+    assert (best[2].tile.id, best[2].rot) == ("L", 0)
 
 
 def test_flat_field_evens_out_a_lamp_but_leaves_even_light_alone() -> None:
