@@ -264,6 +264,8 @@ def find_figures(bgr: np.ndarray, grid: Grid, board_mask: np.ndarray, cfg: dict[
             m &= ~excl
         if "below_field_hue" in spec:
             m &= hsv[..., 0].astype(int) <= grass_hue() - float(spec["below_field_hue"])
+        if "above_field_hue" in spec:
+            m &= hsv[..., 0].astype(int) >= grass_hue() + float(spec["above_field_hue"])
         m8 = np.zeros(m.shape, np.uint8)
         m8[near_box] = _opened_closed(m[near_box] & near[near_box], k)
         if cfg.get("whole_at_edge"):

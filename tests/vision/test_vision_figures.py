@@ -1089,6 +1089,24 @@ def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() ->
     assert read({"figures": {"faint_colours": ["blue"]}})[1] == []
 
 
+def test_a_green_figure_barely_greener_than_the_grass_is_reported_faint_on_its_tile() -> None:
+    """Photo game 5364 (4 players), photo 19: green's knight on the new H at the layout's
+    edge, half over the table, is saturation 121-153 (median 136) against green's rule of 140,
+    and of hue 66-70 on grass of hue 53: 14 over it, under the glare rule's 15. It was not read,
+    and the next turn closed its city, so no photo showed it (green four points short). Green's
+    rule for the second look (``figures.colours.green.faint``: saturation 115, a hue at least 8
+    over the grass's, which keeps the printed grass out) reports it among the faint figures on
+    that tile, and only there, not among the figures read; with green left out of
+    ``figures.faint_colours`` there is none."""
+    from bench.bench_follow import COLOURS
+    last, read, _ = _last_photo_read(5364, COLOURS[:4], photo_no=19)
+    assert last.player == "green" and last.meeple is not None
+    figures, faint = read(None)
+    assert ("green", last.at) not in figures
+    assert faint == [("green", last.at)]
+    assert read({"figures": {"faint_colours": ["blue", "black"]}})[1] == []
+
+
 def test_black_figures_lit_by_a_lamp_over_orange_wood_are_read() -> None:
     """Photo game 5239 (5 players), the last photo: black's farmer on the last turn's K and
     black's knight on an earlier R, lit by a lamp over orange wood, are value 44-77 (median 58
