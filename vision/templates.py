@@ -297,9 +297,9 @@ def build_templates(tiles: list[TileType], n: int, cfg: dict[str, Any]) -> list[
     out = []
     sigma = float(cfg.get("template_blur", 0.0))
     # every shape parameter given as a list: its first value draws the template (render takes
-    # the first of each list), the others variants
-    alternatives = [{**cfg, k: x} for k, v in cfg.items() if k in VARIANT_KEYS and isinstance(v, list)
-                    for x in v[1:]]
+    # the first of each list), the others alternatives, numbered in the order of VARIANT_KEYS
+    # whatever the configuration's order (figures.place_drawing names one by its number)
+    alternatives = [{**cfg, k: x} for k in VARIANT_KEYS if isinstance(cfg.get(k), list) for x in cfg[k][1:]]
     for t in tiles:
         classes, segs = render(t, n, cfg)
         others: list[np.ndarray] = []

@@ -184,6 +184,24 @@ def test_a_thief_near_the_middle_of_a_curve_stands_on_the_drawing_figures_are_pl
     assert i is not None and t.tile.segments[i].kind is Kind.FIELD
 
 
+def test_a_drawings_number_names_the_same_alternative_whatever_else_lists_alternatives() -> None:
+    """``figures.place_drawing`` names an alternative drawing by its number. Another shape
+    listing alternatives (a band city's field caps, which the file gives before the curves'
+    radius) leaves the tight curve drawing 1: the alternatives are numbered in the order of
+    ``VARIANT_KEYS``, not in the configuration's."""
+    cfg = load_config(None)["classify"]
+    cat = load_catalog()
+    n = int(cfg["points"])
+    plain = next(x for x in build_templates([cat.tiles["V"]], n, cfg) if x.rot == 0)
+    banded = {k: v for k, v in cfg.items() if k != "road_curve_radius"}  # the band's list first
+    banded["city_band_cap_depth"] = [cfg["city_band_cap_depth"], 0.15]
+    banded["road_curve_radius"] = cfg["road_curve_radius"]
+    assert list(banded).index("city_band_cap_depth") < list(banded).index("road_curve_radius")
+    curve = next(x for x in build_templates([cat.tiles["V"]], n, banded) if x.rot == 0)
+    assert np.array_equal(curve.drawn_as(1).segments, plain.drawn_as(1).segments)
+    assert not np.array_equal(curve.drawn_as(1).segments, curve.segments)
+
+
 def test_slot_under_leaves_a_foot_just_outside_a_city_in_its_field() -> None:
     """A knight stands well inside its wide city; a figure measured just outside the city's
     wall is a farmer beside it (figures.no_snap_kinds), where the same distance beside a road
