@@ -146,7 +146,7 @@ class BoardReader:
         ccfg = self.cfg["classify"]
         doubt = float(self.cfg["decode"]["doubtful_below"])
         apart = _groups_apart(unary, best_ll, dec.confidence, float(ccfg["unknown_min_loglik"]), doubt,
-                              self.cfg["read"])
+                              self.cfg["read"], {c: templates[k].tile.id for c, k in dec.choice.items()}, box)
         if apart:
             unary = {c: u for c, u in unary.items() if c not in apart}
         # board frame: cells start at the bounding box's top-left
@@ -158,8 +158,8 @@ class BoardReader:
         warnings: list[str] = []
         chosen: dict[tuple[int, int], Template] = {}
         if apart:
-            warnings.append(f"{len(apart)} cells apart from the board, most of them not recognised or doubtful (a "
-                            "score board, the box?), are left out")
+            warnings.append(f"{len(apart)} cells apart from the board, most of them not recognised or doubtful or "
+                            "more of a tile than the box holds (a score board, the box, a reflection?), are left out")
         for c in sorted(unary, key=lambda c: (c[1], c[0])):
             t = templates[dec.choice[c]]
             at = (c[0] - c0, c[1] - r0)
@@ -1059,13 +1059,19 @@ def _edge_conflicts(chosen: dict[tuple[int, int], Template]) -> int:
 
 def _groups_apart(unary: dict[tuple[int, int], np.ndarray], best_ll: dict[tuple[int, int], float],
                   confidence: dict[tuple[int, int], float], unknown_below: float, doubt: float,
-                  cfg: dict[str, Any]) -> set[tuple[int, int]]:
+                  cfg: dict[str, Any], kinds: dict[tuple[int, int], str] | None = None,
+                  box: dict[str, int] | None = None) -> set[tuple[int, int]]:
     """Cells read off the board: groups of cells joined to the largest group by no edge (tiles
     are laid edge to edge, so a board is one group), at most ``apart_max_share`` of its size,
     at least ``apart_min_weak`` of whose cells are not recognised or doubtful. A score board or
     the box beside the layout reads as such a group of tile-like cells (the glass-table real
     photo: 13 cells of the score board, 7 of them unknown or doubtful); a part of the board cut
-    off by a missed tile reads as tiles. ``apart_max_share`` 0 turns this off."""
+    off by a missed tile reads as tiles. ``apart_max_share`` 0 turns this off.
+
+    So is any group but the largest read as more tiles of one kind (``kinds``: each cell's
+    tile) than the box holds (``box``), whatever its size, where ``apart_over_box`` is on: a
+    lamp's glare on orange wood read as nine cells beside a board of 21, five of them the box's
+    one C, none doubtful (photo game 4197's last photo, taken again), is no part of the board."""
     share = float(cfg.get("apart_max_share", 0.0))
     if share <= 0 or not unary:
         return set()
@@ -1080,7 +1086,14 @@ def _groups_apart(unary: dict[tuple[int, int], np.ndarray], best_ll: dict[tuple[
     largest = max(groups, key=len)
     out: set[tuple[int, int]] = set()
     for group in groups:
-        if group is largest or len(group) > share * len(largest):
+        if group is largest:
+            continue
+        if cfg.get("apart_over_box") and kinds is not None and box is not None:
+            counts = Counter(kinds[c] for c in group if c in kinds and best_ll[c] >= unknown_below)
+            if any(n > box.get(k, 0) for k, n in counts.items()):
+                out |= group
+                continue
+        if len(group) > share * len(largest):
             continue
         weak = sum(1 for c in group if best_ll[c] < unknown_below or confidence[c] < doubt)
         if weak >= float(cfg["apart_min_weak"]) * len(group):

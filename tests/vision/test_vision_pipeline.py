@@ -728,3 +728,30 @@ def test_a_group_of_weak_cells_apart_from_the_board_is_left_out() -> None:
     weak = dict.fromkeys(unary, 0.3)
     assert _groups_apart(unary, dict.fromkeys(unary, 0.0), weak, -10.0, 0.6, cfg) == set()
     assert _groups_apart(unary, ll | dict.fromkeys(more, -99.0), sure, -10.0, 0.6, {**cfg, "apart_max_share": 0}) == set()
+
+
+def test_a_group_apart_from_the_board_with_more_of_a_tile_than_the_box_holds_is_left_out() -> None:
+    """``reader._groups_apart`` with ``read.apart_over_box``: photo game 4197's last photo,
+    taken again, read a lamp's glare on orange wood as nine sure cells beside the board of 21,
+    five of them C, of which the box holds one; the follower could not use the photo, and the
+    last turn was lost. A group joined to the board by no edge that reads more of a tile than
+    the box holds is left out whatever its size; one whose tiles the box holds is kept, and so
+    is the largest group."""
+    from vision.reader import _groups_apart
+
+    board = {(x, y) for x in range(7) for y in range(3)}  # 21 cells
+    glare = {(x, y) for x in range(10, 13) for y in range(3)}  # 9 cells, three columns away
+    unary = {c: np.zeros(1) for c in board | glare}
+    ll, sure = dict.fromkeys(unary, 0.0), dict.fromkeys(unary, 1.0)
+    cfg = {"apart_max_share": 0.34, "apart_min_weak": 0.4, "apart_over_box": True}
+    box = {"C": 1, "R": 4, "U": 21, "E": 9}
+    kinds = dict.fromkeys(board, "U") | dict.fromkeys(glare, "R")
+    kinds.update({c: "C" for c in sorted(glare)[:5]})
+    assert _groups_apart(unary, ll, sure, -10.0, 0.6, cfg, kinds, box) == glare
+    assert _groups_apart(unary, ll, sure, -10.0, 0.6, {**cfg, "apart_over_box": False}, kinds, box) == set()
+    # tiles the box holds: a part of the board cut off by a missed tile
+    held = dict.fromkeys(board, "U") | dict.fromkeys(glare, "E")
+    held[min(glare)] = "C"
+    assert _groups_apart(unary, ll, sure, -10.0, 0.6, cfg, held, box) == set()
+    # the board itself is never left out, however many Cs it reads
+    assert _groups_apart(unary, ll, sure, -10.0, 0.6, cfg, dict.fromkeys(unary, "C"), box) == glare
