@@ -1112,8 +1112,8 @@ def test_a_green_figure_barely_greener_than_the_grass_is_reported_faint_on_its_t
     edge, half over the table, is saturation 121-153 (median 136) against green's rule of 140,
     and of hue 66-70 on grass of hue 53: 14 over it, under the glare rule's 15. It was not read,
     and the next turn closed its city, so no photo showed it (green four points short). Green's
-    rule for the second look (``figures.colours.green.faint``: saturation 115, a hue at least 8
-    over the grass's, which keeps the printed grass out) reports it among the faint figures on
+    rule for the second look (``figures.colours.green.faint``: saturation 115, a hue at least
+    10 over the grass's, which keeps the printed grass out) reports it among the faint figures on
     that tile, and only there, not among the figures read; with green left out of
     ``figures.faint_colours`` there is none."""
     from bench.bench_follow import COLOURS
