@@ -364,7 +364,10 @@ BLOCKED_NEIGHBOUR_GAP = 2.0
 #: (:func:`_contested_rivals`; fresh photo game 2674: blue's farmer on an I's field, read as an N
 #: by 1.6 when laid, beyond the new tile's :data:`RIVAL_ASK_GAP`; every photo after read the I
 #: ahead, 4.6 over five photos, short of :data:`EVIDENCE_SUM_MARGIN`, and blue ended 3 short).
-RIVAL_CONTEST_LEAD = 0.5
+#: 0.4, not 0.5 (fresh photo game 4209: red's monk on an A read as a U by 1.015 in its turn's
+#: photo, just beyond :data:`RIVAL_ASK_GAP`; the three photos after it read the A ahead, 0.46
+#: summed by the last, and red ended a point short).
+RIVAL_CONTEST_LEAD = 0.4
 #: How far below the tile read, per photo of the summed evidence, a rival of an earlier tile is
 #: offered when the photos since show a follower on it that its turn's photo missed
 #: (:func:`_revised_rivals`): the figure has hidden the same part of the tile in every photo
