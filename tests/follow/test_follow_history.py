@@ -1294,6 +1294,28 @@ def test_a_tile_under_a_follower_the_photos_since_read_as_another_is_asked_about
         assert not any(words in w for w in res.warnings)
 
 
+def test_a_tile_under_a_follower_a_little_behind_then_a_little_ahead_is_asked_about() -> None:
+    """Fresh photo game 4209: red's monk on an A read as a U 1.015 ahead in its turn's photo,
+    just beyond RIVAL_ASK_GAP (not asked then); the three photos after it read the A ahead by
+    0.18-0.8, 0.46 summed by the last, and red ended a point short. Here blue's thief on a W
+    read as a U 2.6 ahead (beyond STUB_ASK_GAP too), each photo since reading the W 1.02 ahead:
+    the sum leads by 0.46 after the third, which RIVAL_CONTEST_LEAD (0.4) counts, and the
+    players are asked then."""
+    assert max(RIVAL_ASK_GAP, STUB_ASK_GAP) < 2.6 and RIVAL_CONTEST_LEAD <= 0.46 < 0.5
+    game, res, read, lean = _thief_on_a_w_read_as_a_u(2.6)
+    res = step(res, read, lean)
+    assert not res.ambiguous
+    since = evidence_for(read, {(2, 0): {("W", 0): BASE + 6.02}})
+    words = "the photos since read an earlier tile under a follower as another tile"
+    for _ in range(2):  # the sum still behind
+        res = step(res, read, since)
+        assert not any(words in w for w in res.warnings)
+    res = step(res, read, since)
+    assert any(words in w for w in res.warnings) and res.ambiguous
+    true = dict(game.final_report().final)
+    assert true in [dict(a.final) for a in res.alternatives]
+
+
 def test_one_photo_showing_a_follower_in_another_colour_does_not_change_its_owner() -> None:
     game = start_game()
     res = first_step(game)
