@@ -734,9 +734,10 @@ def _board_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | No
     busy = None
     if cfg.get("novelty", True) and cfg.get("busy_region", False) \
             and float(tilecol.sum()) > float(cfg["novelty_max_cover"]) * tilecol.size:
-        # a table of the tiles' own colour (a yellow wood, a green felt): where the colours unlike
-        # the table's are not most of where the photo is busy (busy_region), the table is the
-        # fields' own green and the board is where the photo is busy
+        # a table of the tiles' own colour (a yellow wood, a green felt): the board is where the
+        # photo is busy (busy_region), unless the colours unlike the table's are at least
+        # busy_novel_max of that area (the default 1.0: all of it, when the variants that take
+        # the board's region from those colours read the same)
         busy = busy_region(bgr, cfg)
         if busy is not None:
             seen = tilecol & novel

@@ -1016,7 +1016,7 @@ def test_a_grid_at_a_third_of_the_pitch_loses_by_the_box_counts() -> None:
     assert len(box_alone.read(photo.jpeg, game=state.game, players=state.players).state.tiles) <= 60
     # (the full search: the quick first grid, read.quick_accept, reads the true grid outright)
     neither = BoardReader({"read": {"box_over_weight": 0.0, "quick_accept": 0.0}, "colours": {"register_seeds": False},
-                           "refine": {"refine_min_seams": 12},
+                           "refine": {"refine_min_seams": 12}, "locate": {"busy_novel_max": 0.6},
                            "figures": {"split_keep_cell_tile": 2.0, "split_cell_tile": 2.0,
                                        "split_stand_out": {"chroma": 1000.0, "light": 1000.0}}})
     assert len(neither.read(photo.jpeg, game=state.game, players=state.players).state.tiles) > 60
@@ -1131,3 +1131,29 @@ def test_weighted_pairs_draws_what_numpys_choice_draws(trial: int) -> None:
     numpys = np.array([a.choice(n, 2, replace=False, p=p) for _ in range(300)])
     assert np.array_equal(weighted_pairs(b, p, 300), numpys)
     assert a.random() == b.random()
+
+
+def test_a_wood_table_photo_with_a_lamps_light_beside_the_board_reads_with_the_busy_region() -> None:
+    """Photo game 4265's 18th photo (18 tiles on a brown wood under a lamp): the lamp's light on
+    the table beside the board passed the tile colours and joined the board's region in the
+    colour-based variants, whose grids read 39 cells (the photo was taken again). The busy-region
+    variant, once kept for tables of the fields' green (the colours unlike the table then most of
+    the busy area: ``busy_novel_max`` 0.6), reads the 18 tiles where they lie."""
+    from bench.bench_follow import COLOURS, photo_of, true_states
+    from scorer import random_game
+    from vision.compare import compare
+    from vision.reader import BoardReader
+
+    record = random_game(4265, COLOURS[:2], turns=20)
+    states, _, _ = true_states(record)
+    photo = photo_of(states[17], 4265)
+
+    def read(config: dict | None) -> tuple[int, int]:
+        state = BoardReader(config).read(photo.jpeg, players=states[17].players, prior=states[16]).state
+        m = compare(state, states[17])
+        return m.tiles_found, m.tiles_exact
+
+    assert len(states[17].tiles) == 18
+    found, exact = read(None)
+    assert found == 18 and exact >= 17
+    assert read({"locate": {"busy_novel_max": 0.6}})[0] > 30
