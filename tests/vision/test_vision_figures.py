@@ -1107,6 +1107,21 @@ def test_a_black_figure_grey_in_a_lamps_glare_is_reported_faint_on_its_tile() ->
     assert read({"figures": {"faint_colours": ["blue"]}})[1] == []
 
 
+def test_a_black_figure_lit_paler_grey_is_reported_faint_on_its_tile() -> None:
+    """Photo game 5419 (5 players), the last photo: black's thief on the last turn's W, in a
+    lamp's glare, is grey of value 109-135 (median 114) at saturation 11, over black's second-look
+    rule of value 110 until then; it was not found and black ended a point short. With the rule
+    at 130 (``figures.colours.black.faint``) it is reported among the faint figures on that tile
+    and only there, not among the figures read; at 110, none."""
+    from bench.bench_follow import COLOURS
+    last, read, _ = _last_photo_read(5419, COLOURS[:5])
+    assert last.player == "black" and last.meeple is not None
+    figures, faint = read(None)
+    assert ("black", last.at) not in figures
+    assert faint == [("black", last.at)]
+    assert read({"figures": {"colours": {"black": {"faint": {"max_val": 110}}}}})[1] == []
+
+
 def test_a_green_figure_barely_greener_than_the_grass_is_reported_faint_on_its_tile() -> None:
     """Photo game 5364 (4 players), photo 19: green's knight on the new H at the layout's
     edge, half over the table, is saturation 121-153 (median 136) against green's rule of 140,
