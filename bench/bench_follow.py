@@ -28,7 +28,8 @@ who look at where their followers stand would answer). A photo the reader cannot
 the follower does not use (it says why) is taken again once (rendered anew), as the player
 told so would (``--retakes``, 0 for none); if that fails too the game goes on without it
 (both counted). ``--photo-skip 0.1`` skips photos as the ``10% skipped`` mode does, through
-the reader too. Photo games run in ``--jobs`` processes: per-photo times are then
+the reader too. ``--photo-art scans`` renders the tiles from the real first-edition scans
+(``shared/art/classic``) instead of the procedural drawing. Photo games run in ``--jobs`` processes: per-photo times are then
 shared-CPU times; take timings with ``--jobs 1``.
 
 ``--game castle`` plays the state modes with random games of The Castle instead
@@ -37,7 +38,7 @@ scorings, keeps and wall tiles happen; photos in the wall's frame, not turned or
 questions answered by the true track and end totals).
 
 Usage: ``python bench/bench_follow.py [--games 100] [--jobs 2] [--game castle] [--photos] [--photo-games 12]
-[--photo-seed0 12] [--photo-skip 0.1]``
+[--photo-seed0 12] [--photo-skip 0.1] [--photo-art scans]``
 (``--games 0 --photos`` runs the photo games alone).
 """
 
@@ -349,12 +350,14 @@ def _feature_slots(tile: Any, rot: int, on: str | None) -> frozenset[str] | None
 RETAKE_SEED = 500  # a retaken photo: the same board rendered with this added to its seed
 
 
-def photo_of(state: State, seed: int, take: int = 0) -> Any:
+def photo_of(state: State, seed: int, take: int = 0, art: str = "procedural") -> Any:
     """Photo game ``seed``'s rendered photo of ``state`` (its ``take``-th take): each board of a
-    game its own render seed, a retake that seed plus :data:`RETAKE_SEED`. Tests render a game's
-    photos through this to read what the bench read."""
-    from vision.synth import generate  # type: ignore[import-not-found]
-    return generate(state, None, seed * 1000 + len(state.tiles) + take * RETAKE_SEED)
+    game its own render seed, a retake that seed plus :data:`RETAKE_SEED`; ``art``: the tiles'
+    drawing (``procedural``, or ``scans``: the real scans, :func:`vision.synth.load_scans`).
+    Tests render a game's photos through this to read what the bench read."""
+    from vision.synth import generate, preset  # type: ignore[import-not-found]
+    params = None if art == "procedural" else preset("default").with_art(art)
+    return generate(state, params, seed * 1000 + len(state.tiles) + take * RETAKE_SEED)
 
 
 @dataclass
@@ -378,13 +381,14 @@ _READER: Any = None
 
 
 def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int = 1,
-               remember: bool = False, skip: float = 0.0, game: str = "base", players: int = 2) -> PhotoGame:
+               remember: bool = False, skip: float = 0.0, game: str = "base", players: int = 2,
+               art: str = "procedural") -> PhotoGame:
     """Follow game ``seed`` through rendered photos. A photo the reader cannot read (it raises a
     :class:`vision.errors.VisionError`, telling the player why) or the follower does not use is
     taken again (:func:`follow`), rendered anew (another seed: light, camera). With ``skip``,
     each photo but the first and last is not taken with that probability (:func:`pick_photos`,
     seeded by the game), as when the players forget one. A base game has ``players`` players
-    (:data:`COLOURS`' first; The Castle has two)."""
+    (:data:`COLOURS`' first; The Castle has two); ``art``: the tiles' drawing (:func:`photo_of`)."""
     global _READER
     from vision.errors import VisionError  # type: ignore[import-not-found]
     from vision.reader import BoardReader  # type: ignore[import-not-found]
@@ -403,7 +407,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     out = PhotoGame(seed, "")
 
     def read(state: State, prior: State | None, take: int) -> Any:
-        photo = photo_of(state, seed, take)
+        photo = photo_of(state, seed, take, art)
         try:
             detail = reader.read_detail(photo.jpeg, game=state.game, players=state.players, prior=prior)
         except VisionError:
@@ -438,7 +442,7 @@ def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str, int]) ->
 
 def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jobs: int = 1,
                retakes: int = 1, remember: bool = False, skip: float = 0.0, game: str = "base",
-               players: int = 2) -> None:
+               players: int = 2, art: str = "procedural") -> None:
     """``every photo`` through rendered photos and the reader, if both exist: per game whether
     the final scores are right and how many turns' tiles were inferred right; in all, the share
     of games right and the share of turns whose inferred tile equals the truth. Each photo is
@@ -446,14 +450,19 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     evidence (``ReadDetail.evidence``) unless ``evidence`` is false (the reading alone). Games
     run in ``jobs`` processes (the reader then on one thread each). With ``skip``, photos are
     skipped as in the ``10% skipped`` mode (:func:`photo_game`); base games have ``players``
-    players."""
+    players; ``art``: the tiles' drawing (:func:`photo_of`)."""
     try:
         import vision.reader  # type: ignore[import-not-found]  # noqa: F401
         import vision.synth  # type: ignore[import-not-found]  # noqa: F401
     except ImportError as exc:
         print(f"--photos: not available yet ({exc}); the photo path was not measured")
         return
-    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip, game, players)
+    if art == "scans":
+        from vision.synth import load_scans  # type: ignore[import-not-found]
+        if load_scans() is None:
+            print("--photo-art scans: the scans (shared/art/classic) are missing; the photo path was not measured")
+            return
+    args = [(seed, turns, evidence, 1 if jobs > 1 else 0, retakes, remember, skip, game, players, art)
             for seed in range(seed0, seed0 + games)]
     results = []
     with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
@@ -467,7 +476,8 @@ def photo_mode(games: int, turns: int, evidence: bool = True, seed0: int = 0, jo
     retakes, left_out = sum(r.retakes for r in done), sum(r.left_out for r in done)
     questions = sum(r.questions for r in done)
     share = f"{tiles_right}/{tiles_total} = {tiles_right / tiles_total:.0%}" if tiles_total else "none"
-    each = f"{turns} turns each" + (f", {players} players" if game == "base" and players != 2 else "")
+    each = f"{turns} turns each" + (f", {players} players" if game == "base" and players != 2 else "") + \
+        (f", {art} art" if art != "procedural" else "")
     if not done:
         print(f"photos: {right}/{total} games right ({each}); turns' tiles right {share}")
         return
@@ -504,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
                              "(0.1: the issue's skipped-photos measure through the reader)")
     parser.add_argument("--photo-players", type=int, choices=range(2, len(COLOURS) + 1), default=2,
                         help="photo games of the base game: players (2, the README's figures, to 5)")
+    parser.add_argument("--photo-art", choices=("procedural", "scans"), default="procedural",
+                        help="photo games: the tiles' drawing (scans: the real scans in shared/art/classic)")
     parser.add_argument("--no-evidence", action="store_true",
                         help="follow photos by their readings alone (not the reader's per-cell evidence)")
     args = parser.parse_args(argv)
@@ -538,7 +550,7 @@ def main(argv: list[str] | None = None) -> int:
             failed = True
     if args.photos:
         photo_mode(args.photo_games, args.photo_turns, not args.no_evidence, args.photo_seed0, args.jobs,
-                   args.retakes, args.remember, args.photo_skip, args.game, args.photo_players)
+                   args.retakes, args.remember, args.photo_skip, args.game, args.photo_players, args.photo_art)
     return 1 if failed else 0
 
 
