@@ -374,6 +374,11 @@ class BoardReader:
                     and ratio * n_best <= grid.board_cells <= box_tiles
             retry(many_cells)
         coarsened: list[Any] = []
+        # a followed game's photo shows the previous board and a turn or a few more: a reading
+        # with many times that many cells splits the tiles too (read.coarsen_prior_ratio)
+        laid = float(rcfg.get("coarsen_prior_ratio", 0.0)) * (
+            len(prior.tiles) + int(self.cfg["decode"].get("prior_fit_new", 3))) if prior is not None else 0.0
+        too_many = min(float(box_tiles), laid) if laid > 0 else float(box_tiles)
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
             # one that does and scored more than the chosen one (which it lost to only by
@@ -385,7 +390,7 @@ class BoardReader:
             lost = float(self.cfg["read"].get("coarsen_lost", 0.0))
             split = [a for a, _ in tried if len(a[3]) > box_tiles and not any(a is c for c in coarsened)
                      and (a[0] > best[0] or len(best[3]) < lost * len(a[3]) / 4)]
-            if len(best[3]) > box_tiles and not any(best is c for c in coarsened):
+            if len(best[3]) > too_many and not any(best is c for c in coarsened):
                 source = best
             elif split and self.cfg["read"].get("coarsen_any", False):
                 source = max(split, key=lambda a: a[0])
