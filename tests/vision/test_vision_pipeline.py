@@ -405,6 +405,33 @@ def test_a_tile_under_a_figure_read_as_its_rival_still_fits_the_previous_board()
     assert read({"decode": {"prior_fit_covered_rank": 0}, "locate": {"busy_novel_max": 0.6}}) == (len(truth) + 4, len(truth))
 
 
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_followed_photo_read_at_half_the_pitch_has_its_coarser_grid_read_for_the_previous_board() -> None:
+    """Photo game 4250's 10th photo in the scans art (``bench_follow.py --photo-art scans``): 10
+    tiles on a cloth at 34 degrees, every grid the variants found at half the tile pitch (the
+    scans' roads through the tiles' middles), the best reading 40 cells, far from the previous
+    board's 9 tiles. Not more than the box holds, so its grid twice as coarse was not read, and
+    the photo was taken again. A reading with more than ``read.coarsen_prior_ratio`` times the
+    previous board's tiles (plus the few a gap lays) has its coarser grid read too: the 10 tiles
+    are read as laid."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    from scorer.follow import align
+    states, _, _ = true_states(random_game(4250, ("red", "blue"), turns=20))
+    state, prior = states[9], states[8]
+    photo = photo_of(state, 4250, art="scans")
+    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+
+    def read(config: dict | None) -> tuple[int, int]:
+        """Tiles read, and of them those where the truth has them."""
+        got = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=prior).reading.state
+        return len(got.tiles), align(truth, got)[1]
+
+    assert read(None) == (len(truth), len(truth))
+    n, same = read({"read": {"coarsen_prior_ratio": 0.0}})
+    assert n >= 4 * len(truth) and same < len(truth)  # the case this is for
+
+
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
     """Scans tuning photo ``seed`` (40 tiles, the default mix)."""
     from vision import synth
