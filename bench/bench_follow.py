@@ -29,8 +29,8 @@ the follower does not use (it says why) is taken again once (rendered anew), as 
 told so would (``--retakes``, 0 for none); if that fails too the game goes on without it
 (both counted). ``--photo-skip 0.1`` skips photos as the ``10% skipped`` mode does, through
 the reader too. ``--photo-art scans`` renders the tiles from the real first-edition scans
-(``shared/art/classic``) instead of the procedural drawing. Photo games run in ``--jobs`` processes: per-photo times are then
-shared-CPU times; take timings with ``--jobs 1``.
+(``shared/art/classic``) instead of the procedural drawing. Photo games run in ``--jobs``
+processes: per-photo times are then shared-CPU times; take timings with ``--jobs 1``.
 
 ``--game castle`` plays the state modes with random games of The Castle instead
 (:func:`scorer.castle_rules.random_castle_game`, a follower on 90% of the tiles so that
@@ -436,7 +436,7 @@ def photo_game(seed: int, turns: int, evidence: bool, threads: int, retakes: int
     return out
 
 
-def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str, int]) -> PhotoGame:
+def _photo_game(args: tuple[int, int, bool, int, int, bool, float, str, int, str]) -> PhotoGame:
     return photo_game(*args)
 
 
