@@ -376,9 +376,10 @@ class BoardReader:
         coarsened: list[Any] = []
         # a followed game's photo shows the previous board and a turn or a few more: a reading
         # with many times that many cells splits the tiles too (read.coarsen_prior_ratio)
-        laid = float(rcfg.get("coarsen_prior_ratio", 0.0)) * (
-            len(prior.tiles) + int(self.cfg["decode"].get("prior_fit_new", 3))) if prior is not None else 0.0
-        too_many = min(float(box_tiles), laid) if laid > 0 else float(box_tiles)
+        too_many = float(box_tiles)
+        prior_ratio = float(rcfg.get("coarsen_prior_ratio", 0.0))
+        if prior is not None and prior_ratio > 0:
+            too_many = min(too_many, prior_ratio * (len(prior.tiles) + int(self.cfg["decode"].get("prior_fit_new", 3))))
         for _ in range(int(self.cfg["read"].get("coarser_rounds", 0))):
             # the chosen attempt if it splits tiles, else (read.coarsen_any) the best-scoring
             # one that does and scored more than the chosen one (which it lost to only by
