@@ -349,6 +349,14 @@ def test_following_only_new_cells_face_the_edge_test(monkeypatch: pytest.MonkeyP
     assert not calls
 
 
+def _followed_read(photo, state, prior, config: dict | None) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A followed game's ``photo`` of ``state`` read with the previous board ``prior``: tiles
+    read, and of them those where the truth has them."""
+    from scorer.follow import align
+    got = BoardReader(config).read_detail(photo.jpeg, players=state.players, prior=prior).reading.state
+    return len(got.tiles), align({e.at: (e.tile, e.rot) for e in state.tiles}, got)[1]
+
+
 def test_a_strip_of_table_beyond_a_small_board_is_cleaned_when_the_rest_fits_the_previous_board() -> None:
     """Follow photo game 2079, the photo after turn 3 taken again (five tiles in a line and a
     bend on a green felt): the right grid read five cells of felt beyond the board as tiles, six
@@ -361,16 +369,13 @@ def test_a_strip_of_table_beyond_a_small_board_is_cleaned_when_the_rest_fits_the
     which also reads this photo right), the phantom."""
     from bench.bench_follow import photo_of, true_states
     from scorer import random_game
-    from scorer.follow import align
     states, _, _ = true_states(random_game(2079, ("red", "blue"), turns=20))
     state, prior = states[4], states[3]
     photo = photo_of(state, 2079, take=1)  # the bench's retake
-    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+    truth = state.tiles
 
     def read(config: dict | None) -> tuple[int, int]:
-        """Tiles read, and of them those where the truth has them."""
-        got = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=prior).reading.state
-        return len(got.tiles), align(truth, got)[1]
+        return _followed_read(photo, state, prior, config)
 
     assert read(None) == (len(truth), len(truth))
     n, same = read({"classify": {"edge_prior_refit_rank": 0}, "refine": {"refine_min_seams": 12}})
@@ -387,17 +392,14 @@ def test_a_tile_under_a_figure_read_as_its_rival_still_fits_the_previous_board()
     are read as laid. Without it, the four phantoms."""
     from bench.bench_follow import COLOURS, photo_of, true_states
     from scorer import random_game
-    from scorer.follow import align
     players = COLOURS[:5]
     states, _, _ = true_states(random_game(5239, players, turns=20))
     state, prior = states[-1], states[-2]
     photo = photo_of(state, 5239)
-    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+    truth = state.tiles
 
     def read(config: dict | None) -> tuple[int, int]:
-        """Tiles read, and of them those where the truth has them."""
-        got = BoardReader(config).read_detail(photo.jpeg, players=players, prior=prior).reading.state
-        return len(got.tiles), align(truth, got)[1]
+        return _followed_read(photo, state, prior, config)
 
     assert read(None) == (len(truth), len(truth))
     # (and without the busy-region variant on a wood of the tiles' colour, locate.busy_novel_max
@@ -416,16 +418,13 @@ def test_a_followed_photo_read_at_half_the_pitch_has_its_coarser_grid_read_for_t
     are read as laid."""
     from bench.bench_follow import photo_of, true_states
     from scorer import random_game
-    from scorer.follow import align
     states, _, _ = true_states(random_game(4250, ("red", "blue"), turns=20))
     state, prior = states[9], states[8]
     photo = photo_of(state, 4250, art="scans")
-    truth = {e.at: (e.tile, e.rot) for e in state.tiles}
+    truth = state.tiles
 
     def read(config: dict | None) -> tuple[int, int]:
-        """Tiles read, and of them those where the truth has them."""
-        got = BoardReader(config).read_detail(photo.jpeg, players=("red", "blue"), prior=prior).reading.state
-        return len(got.tiles), align(truth, got)[1]
+        return _followed_read(photo, state, prior, config)
 
     assert read(None) == (len(truth), len(truth))
     n, same = read({"read": {"coarsen_prior_ratio": 0.0}})
