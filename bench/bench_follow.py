@@ -240,7 +240,9 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
         previous, total, figures = res.corrected_state, res.evidence_total, res.figures_seen
         if ask and hit is not None:
             record = res.choose(hit)
-            figures = res.figures_answered()  # the players' answer is kept against the next photos
+            # the players' answer is kept against the next photos: the followers' features and
+            # the tiles the alternatives told apart
+            figures, total = res.figures_answered(), res.evidence_answered(hit)
     assert record is not None
     return record, questions, offered, seconds, warnings, retakes, left_out
 

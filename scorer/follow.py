@@ -284,6 +284,14 @@ EVIDENCE_SUM_MARGIN = 8.0
 #: it in the others decides it. The same for A and B, which differ only by A's short road to its
 #: monastery (:func:`_road_stub_twins`): a follower on the road hides it.
 EVIDENCE_TWIN_MARGIN = 2.0
+#: What the players' answer is worth for a tile, where the alternatives they chose from lay
+#: different tiles on a cell (a tile under a follower whose hidden part tells it from a rival):
+#: the chosen tile is lifted this far above the likeliest other in the evidence summed so far
+#: (:func:`mark_tiles_answered`), a run of photos that all disagree clearly still rewrites it.
+#: Scans photo game 4499: red's farmer on a Q's field cap, asked "C (a knight) or Q (a farmer)",
+#: answered Q; the farmer hid the cap in every photo after, and with the next two photos the C led
+#: by 8.65 (more than :data:`EVIDENCE_SUM_MARGIN`): it was rewritten, red 9 points over.
+ANSWER_TILE_LEAD = 4 * EVIDENCE_SUM_MARGIN
 
 #: How far below the tile laid the photos' evidence may put another tile that
 #: :func:`_closing_tile` takes instead, where the photos since show a turn's follower gone.
@@ -507,6 +515,15 @@ class FollowResult:
         if not self.asked_about or self.figures_seen is None:
             return self.figures_seen
         return mark_answered(self.figures_seen, self.asked_about)
+
+    def evidence_answered(self, index: int) -> EvidenceTotal | None:
+        """``evidence_total`` once the players have answered this step's question with
+        alternative ``index``: on each cell where the alternatives lay different tiles, the one
+        chosen leads (:func:`mark_tiles_answered`), so that the next photos keep it unless many
+        clearly disagree. Unanswered, the plain ``evidence_total`` goes on."""
+        if not self.alternatives or self.evidence_total is None:
+            return self.evidence_total
+        return mark_tiles_answered(self.evidence_total, [a.record for a in self.alternatives], index)
 
     def choose(self, index: int) -> GameRecord:
         """The record with alternative ``index`` appended instead of the first one."""
@@ -4826,6 +4843,36 @@ def _laid_ways(alternatives: Sequence[Alternative]) -> dict[Cell, set[tuple[Tile
             if t.at is not None and t.tile is not None:
                 laid.setdefault(t.at, set()).add((t.tile, t.rot))
     return laid
+
+
+def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], chosen: int
+                        ) -> dict[Cell, tuple[int, dict[tuple[str, int], float]]]:
+    """``total`` (:data:`EvidenceTotal`, the record's frame) once the players chose record
+    ``chosen`` of ``records`` (a question's alternatives): on every cell where the records lay
+    different tiles (type or rotation), the chosen record's tile is lifted to
+    :data:`ANSWER_TILE_LEAD` above the likeliest other tile there, where the photos have shown
+    the cell. The players can see, or lift a follower to see, what the photos could not tell
+    apart; the photos after must disagree clearly and often to take it back."""
+    def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int]]:
+        out = {t.at: (t.tile, t.rot) for t in record.turns if t.at is not None and t.tile is not None
+               and not t.discarded}
+        if record.start is not None:
+            out[record.start.at] = (record.start.tile, record.start.rot)
+        return out
+    laid = [tiles(r) for r in records]
+    mine = laid[chosen]
+    out = {c: (n, dict(v)) for c, (n, v) in total.items()}
+    for cell, (tile, rot) in mine.items():
+        if all(cell in other and same_tile(tile, rot, *other[cell]) for other in laid):
+            continue  # every alternative lays this tile here: the answer says nothing of it
+        if cell not in out or tile.id is None:
+            continue
+        n, sums = out[cell]
+        key = (tile.id, _canonical_rot(tile, rot))
+        others = [v for k, v in sums.items() if k != key]
+        if others:
+            sums[key] = max(sums.get(key, -math.inf), max(others) + ANSWER_TILE_LEAD)
+    return out
 
 
 def _cells_told_apart(alternatives: Sequence[Alternative]) -> set[Cell]:

@@ -395,20 +395,23 @@ def _question(result: FollowResult) -> dict[str, Any] | None:
     return question
 
 
-def _answered_history(history: dict[str, Any] | None, question: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A step's ``history`` (:func:`history_to_json`) once its ``question`` is answered: the
-    sightings of the followers it asked about marked as the players' answer
-    (``FollowResult.figures_answered``), so that the next photos keep it."""
-    asked = question.get("asked_about")
-    if not history or not asked:
+def _answered_history(history: dict[str, Any] | None, question: Mapping[str, Any],
+                      chosen: int) -> dict[str, Any] | None:
+    """A step's ``history`` (:func:`history_to_json`) once its ``question`` is answered with
+    alternative ``chosen``: the sightings of the followers it asked about marked as the players'
+    answer (``FollowResult.figures_answered``), and the tiles the alternatives told apart lifted
+    to the chosen ones (``FollowResult.evidence_answered``), so that the next photos keep both."""
+    if not history:
         return history
-    from scorer.follow import mark_answered
+    from scorer.follow import mark_answered, mark_tiles_answered
 
     total, seen = history_from_json(history)
-    if seen is None:
-        return history
-    marked = mark_answered(seen, [((int(x), int(y)), str(p)) for x, y, p in asked])
-    return {**history, **history_to_json(total, marked)}
+    asked = question.get("asked_about")
+    if seen is not None and asked:
+        seen = mark_answered(seen, [((int(x), int(y)), str(p)) for x, y, p in asked])
+    if total is not None:
+        total = mark_tiles_answered(total, [parse_game(a["record"]) for a in question["alternatives"]], chosen)
+    return {**history, **history_to_json(total, seen)}
 
 
 def history_to_json(total: EvidenceTotal | None, seen: FiguresSeen | None,
@@ -1144,7 +1147,7 @@ def choose(db: sqlite3.Connection, game: GameInfo, seq: int, payload: Any) -> di
     new_after = {seq: current}
     answered = {**step.follow, "question": {**q, "chosen": i}, "turns": chosen["turns"]}
     if step.follow.get("history"):
-        answered["history"] = _answered_history(step.follow["history"], q)
+        answered["history"] = _answered_history(step.follow["history"], q, i)
     changes = [(step, step.record_before, current, answered)]
     followed = {seq: answered}  # each step's follow data as it now stands
     for r in rows[idx + 1:]:

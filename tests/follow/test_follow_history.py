@@ -13,6 +13,7 @@ import pytest
 from scorer import Board, Game, GameRecord, IllegalMoveError, Kind, MeepleEntry, Reading, State, TileEntry, Turn, replay
 from scorer.catalog import UNKNOWN_TILE, TileType, rotate_slot
 from scorer.follow import (
+    ANSWER_TILE_LEAD,
     ANSWER_VOTES,
     ANSWERED_MARK,
     BLOCKED_NEIGHBOUR_GAP,
@@ -38,12 +39,13 @@ from scorer.follow import (
     _shield_twins,
     _SummedEvidence,
     follow_step,
+    mark_tiles_answered,
     new_game,
     same_tile,
 )
 from scorer.geometry import SLOTS
 
-from .test_follow_evidence import BASE, PLAYERS, evidence_for, flat, photo, start_game, tile
+from .test_follow_evidence import BASE, PLAYERS, evidence_for, flat, photo, start_game, thief_on_a_w, tile
 
 #: the players of a game blue opens (``start_game``'s default has red first)
 BLUE_FIRST = ("blue", "red")
@@ -2686,6 +2688,58 @@ def test_the_answer_of_field_or_road_holds_against_the_next_photo_on_the_road() 
     for _ in range(4):
         again = look(again, on_road, [])
     assert kind(again) == "road"
+
+
+def test_a_tile_the_players_chose_holds_against_photos_that_cannot_see_what_tells_it() -> None:
+    """Scans photo game 4499: red's farmer lay over a Q's field cap, and the photos took the Q
+    for a C; asked, the players answered Q. The farmer hid the cap in every photo after, and with
+    two more photos the C led by more than ``EVIDENCE_SUM_MARGIN``: the Q was rewritten, red 9
+    over. An answer between tiles now lifts the chosen one in the summed evidence
+    (:meth:`FollowResult.evidence_answered`, by ``ANSWER_TILE_LEAD``): the same photos keep it, a
+    long run of photos that all disagree clearly still rewrites it. Here: red's thief on a W's
+    east road, each photo putting a U (the thief on its village) 3 ahead."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 0.4}}
+    asked = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    assert asked.ambiguous
+    w = next(i for i, a in enumerate(asked.alternatives) if "is W on its road" in a.summary)
+    assert asked.alternatives[0].record.turns[-1].tile.id == "U"  # the photo's likelier tile first
+    lean = evidence_for(truth, {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 3.0}})
+
+    def laid_after(photos: int, answered: bool) -> list[str]:
+        res = replace(asked, record=asked.choose(w), alternatives=(), figures_seen=asked.figures_answered(),
+                      evidence_total=asked.evidence_answered(w) if answered else asked.evidence_total)
+        out = []
+        for _ in range(photos):
+            res = follow_step(res.record, res.corrected_state, truth, evidence=lean,
+                              evidence_total=res.evidence_total, figures_seen=res.figures_seen)
+            out.append(next(t for t in res.record.turns if t.at == (1, 0)).tile.id)
+        return out
+
+    assert 3 * 3.0 > EVIDENCE_SUM_MARGIN and ANSWER_TILE_LEAD > 2 * EVIDENCE_SUM_MARGIN
+    assert laid_after(3, answered=False)[-1] == "U"  # the plain sum: rewritten by the third photo
+    kept = laid_after(14, answered=True)
+    assert kept[:10] == ["W"] * 10  # the answer holds against ten photos leaning 3 each
+    assert kept[-1] == "U"  # ... not against fourteen (42 against a lead of 32.4)
+
+
+def test_an_answer_leaves_the_evidence_of_tiles_every_alternative_lays_as_it_was() -> None:
+    """The answer lifts only the cells whose tile the alternatives told apart: a question of
+    where a follower stands (every alternative lays the same tiles) leaves the evidence summed
+    so far unchanged."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 0.4}}
+    asked = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    total, lifted = asked.evidence_total, asked.evidence_answered(1)
+    assert total is not None and lifted is not None
+    assert {c: v for c, v in lifted.items() if c != (1, 0)} == {c: v for c, v in total.items() if c != (1, 0)}
+    n, sums = lifted[(1, 0)]
+    assert n == total[(1, 0)][0]
+    assert sums[("W", 0)] == pytest.approx(max(v for k, v in sums.items() if k != ("W", 0)) + ANSWER_TILE_LEAD)
+    # the two ways with the W (the thief on its road or on its field) lay the same tiles:
+    # choosing between those alone changes nothing
+    same = [a.record for a in asked.alternatives if a.record.turns[-1].tile.id == "W"]
+    assert len(same) == 2 and mark_tiles_answered(total, same, 1) == {c: (k, dict(v)) for c, (k, v) in total.items()}
 
 
 def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked() -> None:

@@ -354,6 +354,37 @@ def test_a_crest_question_shows_the_totals_at_the_end() -> None:
         "a coat of arms under red's follower on the tile at [0, -1] (M): no points now; at the end red 3, blue 0"]
 
 
+def test_an_answer_between_tiles_is_kept_in_the_steps_history() -> None:
+    """Choosing an alternative that lays another tile than the photos liked best (a thief on a
+    W's village, read as a straight road U) lifts the chosen tile in the step's stored history
+    (``FollowResult.evidence_answered``), so the next photos' sum keeps it as the scorer would."""
+    from dataclasses import replace
+
+    from scorer import Game, Turn, load_catalog
+    from scorer.follow import ANSWER_TILE_LEAD, follow_step
+    from web.service import _answered_history, _question, history_from_json, history_to_json
+
+    catalog = load_catalog()
+    game = Game(players=("red", "blue"))
+    game.start(catalog.get("D"))
+    first = follow_step(None, None, replace(game.state(), scores={}))
+    game.play(Turn("red", catalog.get("W"), (1, 0), 0, meeple="E"))
+    truth = replace(game.state(), scores={})
+    evidence = {e.at: {(e.tile.id, e.rot): -25.0, ("V", 0): -40.0} for e in truth.tiles}
+    evidence[(1, 0)] = {("U", 0): -25.0, ("W", 0): -25.4, ("V", 0): -40.0}
+    res = follow_step(first.record, first.corrected_state, truth, evidence=evidence, evidence_total=first.evidence_total)
+    q = _question(res)
+    assert q is not None
+    w = next(a["alternative"] for a in q["alternatives"] if a["turns"][-1]["tile"] == "W")
+    history = history_to_json(res.evidence_total, res.figures_seen)
+    total, _ = history_from_json(_answered_history(history, q, w))
+    assert total is not None
+    sums = total[(1, 0)][1]
+    assert sums[("W", 0)] == pytest.approx(sums[("U", 0)] + ANSWER_TILE_LEAD)
+    assert history_from_json(history)[0][(1, 0)][1][("W", 0)] == pytest.approx(-25.4)  # as the photo saw it
+    assert total[(0, 0)] == history_from_json(history)[0][(0, 0)]  # the start tile as it was
+
+
 def test_a_castle_game_is_followed_photo_by_photo(fc: FlaskClient, reader: FakeReader) -> None:
     """The Castle: the first photo shows the empty castle, each upload one turn more; the game
     page's record and scores are the replay of the turns inferred (questions answered first)."""
