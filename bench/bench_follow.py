@@ -169,8 +169,9 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     follower does not use (``FollowResult.used``; a first photo it refuses), is taken again up to
     ``retakes_allowed`` times, as the player told so would; then the game goes on without it. So is
     a photo used that shows no new tile (the follower says so: ``scorer.follow.NO_NEW_TILE``)
-    where a tile was laid since the last photo, which the players know; the photo used stands
-    when the retake does not do better. Returns
+    where a tile was laid since the last photo, which the players know, and one whose new tile
+    the photo did not recognise (``FollowResult.unread``: the follower tells the players to take
+    it again); the photo used stands when the retake does not do better. Returns
     the record, the questions asked, whether the truth was always offered, the seconds of each
     step, the warnings, the photos taken again and the turns' photos left out. The true
     alternative is the one whose track is the true track and, with ``finals`` (the true final
@@ -199,7 +200,9 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
     unfit = None  # the last photo when the record did not fit it (FollowResult.unfit)
     for k, (state, track) in enumerate(zip(photos, tracks)):
         res = None
-        tileless = None  # a take used that showed no new tile where one was laid
+        # a take used that a retake may better: it showed no new tile where one was laid, or a
+        # new tile it could not recognise (FollowResult.unread; the players are told so)
+        fallback = None
         laid = k > 0 and len(state.tiles) > len(photos[k - 1].tiles)
         for take in range(1 + retakes_allowed) if read else (0,):
             retakes += take > 0
@@ -221,12 +224,12 @@ def follow(photos: list[State], tracks: list[dict[str, int]], ask: bool,
             seconds.append(time.perf_counter() - t0)
             warnings += len(res.warnings)
             unfit = res.unfit
-            if res.used and (res.turns or not laid):
+            if res.used and (res.turns or not laid) and not (res.unread and take < retakes_allowed):
                 break
-            if res.used:
-                tileless = res
-        if (res is None or not res.used) and tileless is not None:
-            res, unfit = tileless, None
+            if res.used and (fallback is None or res.turns or not fallback.turns):
+                fallback = res
+        if fallback is not None and (res is None or not res.used or (laid and not res.turns)):
+            res, unfit = fallback, None
         if res is None or not res.used:
             left_out += 1
             if res is None:

@@ -171,6 +171,11 @@ VIEW_OVERHANG = 0.1
 #: A tile fewer photos showed may be a cell of the table read as a tile, which such photos take
 #: out (:func:`_unconfirmed`).
 MISSED_TILE_MIN_PHOTOS = 2
+#: Said of a new tile the photo did not recognise (:attr:`FollowResult.unread`): it was taken as
+#: the likeliest tile that can lie there, which the photo hardly tells. Scans photo game 4504
+#: (10% of the photos skipped): the last photo's lamp washed out the new K and blue's farmer on
+#: it; taken as a W without the farmer, red ended a point short. Its retake reads the K.
+UNREAD_NEW_TILE = "the photo could not recognise it (glare or blur?): take the photo again to be sure"
 #: The warning of a photo used that shows no new tile: it may have missed one (in glare, at the
 #: photo's edge: photo game 2603, red's N), and the players, who know whether a tile was laid,
 #: are told to take it again then.
@@ -487,7 +492,9 @@ class FollowResult:
     * ``asked_about``: the (cell, player) followers whose feature the question asks because the
       photos left it undecided; once the players have answered, pass
       :meth:`figures_answered` as ``figures_seen`` to the next step instead, so that the answer
-      is kept against the next photo or two (:data:`ANSWERED_MARK`).
+      is kept against the next photo or two (:data:`ANSWERED_MARK`);
+    * ``unread``: the new tiles' cells the photo did not recognise (glare, blur): the players
+      are told to take the photo again (:data:`UNREAD_NEW_TILE`).
     """
 
     record: GameRecord
@@ -501,6 +508,10 @@ class FollowResult:
     used: bool = True
     unfit: State | None = None
     asked_about: tuple[tuple[Cell, str], ...] = ()
+    #: the cells (record frame) of this step's new tiles the photo did not recognise, each taken
+    #: as the likeliest tile that can lie there (:data:`UNREAD_NEW_TILE`): a photo taken again
+    #: may tell them
+    unread: tuple[Cell, ...] = ()
 
     @property
     def ambiguous(self) -> bool:
@@ -3027,10 +3038,13 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                            end_game.board.tiles, seen, weak)
     if not new_tiles:
         warnings.append(NO_NEW_TILE)
+    unread_laid = tuple(sorted(c for c in unread if c in {t.at for t in chosen_turns}))
+    warnings.extend(f"new tile at {list(c)}: {UNREAD_NEW_TILE}" for c in unread_laid)
     return FollowResult(record=out_record, turns=chosen_turns, alternatives=tuple(alternatives),
                         corrected_state=_corrected(end_game, out_record, confidence), transform=transform,
                         warnings=tuple(warnings), evidence_total=total, figures_seen=figures,
-                        asked_about=tuple(sorted(_offered_where_seen(alternatives, figures, tied))))
+                        asked_about=tuple(sorted(_offered_where_seen(alternatives, figures, tied))),
+                        unread=unread_laid)
 
 
 def _offered_where_seen(alternatives: Sequence[Alternative], seen: FiguresSeen,

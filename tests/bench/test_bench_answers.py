@@ -108,3 +108,37 @@ def test_a_photo_that_shows_no_new_tile_where_one_was_laid_is_taken_again() -> N
     same = follow_step(first.record, first.corrected_state, states[0])
     assert NO_NEW_TILE in same.warnings and not same.turns
     assert NO_NEW_TILE not in follow_step(first.record, first.corrected_state, states[1]).warnings
+
+
+def test_a_photo_whose_new_tile_is_not_recognised_is_taken_again() -> None:
+    """Scans photo game 4504 (10% of the photos skipped): the last photo's lamp washed out the new
+    K and blue's farmer on it; the follower took it as the likeliest tile that fits, a W, without
+    the farmer, and red ended a point short. The follower now tells the players to take such a
+    photo again (``FollowResult.unread``), and they do; where the retake does not recognise it
+    either, the photo used stands."""
+    from dataclasses import replace
+
+    from bench.bench_follow import follow, true_states
+    from scorer.catalog import UNKNOWN_TILE
+
+    truth = random_game(2603, ("red", "blue"), turns=3)
+    states, tracks, _ = true_states(truth)
+    new_cell = next(e.at for e in states[2].tiles if e.at not in {x.at for x in states[1].tiles})
+    for retake_reads in (True, False):
+        takes: list[tuple[int, int]] = []
+
+        def read(state, prior, take: int, reads: bool = retake_reads, seen: list = takes):  # noqa: ANN001, ANN202
+            k = states.index(state)
+            seen.append((k, take))
+            if k == 2 and (take == 0 or not reads):
+                return replace(state, tiles=tuple(replace(e, tile=UNKNOWN_TILE, rot=0, confidence=0.2)
+                                                  if e.at == new_cell else e for e in state.tiles))
+            return state
+
+        record, _, _, _, _, retakes, left_out = follow(states, tracks, False, read, from_start=True)
+        assert retakes == 1 and left_out == 0 and (2, 1) in takes
+        assert len(record.turns) == len(truth.turns)  # the photo used either way: its turn laid
+        laid = {t.at: t.tile.id for t in record.turns}
+        if retake_reads:
+            assert [laid.get(t.at) for t in truth.turns] == [t.tile.id for t in truth.turns]
+

@@ -31,6 +31,7 @@ from scorer.follow import (
     STUB_ASK_GAP,
     SWAP_MIN_PHOTOS,
     UNKNOWN_SLOT,
+    UNREAD_NEW_TILE,
     FollowResult,
     _across_walls,
     _doubted,
@@ -3143,6 +3144,9 @@ def test_a_new_tile_the_photo_cannot_recognise_asks_whether_it_holds_a_follower(
             for e in truth.tiles))
         res = step(res, shown, evidence_for(truth))
         assert next(t for t in res.record.turns if t.at == (1, 0)).meeple is None
+        # the players are told to take the photo again (scans photo game 4504, FollowResult.unread)
+        assert res.unread == (() if recognised else ((1, 0),))
+        assert any(UNREAD_NEW_TILE in w for w in res.warnings) is not recognised
         if recognised:
             assert not res.ambiguous
             continue
