@@ -33,6 +33,9 @@ class CellEvidence:
     occupancy: float
     hidden: float = 0.0  # fraction of the cell behind figures (the shield search's mask)
     hidden_city: np.ndarray | None = None  # (T,) share of each template's city interior behind figures
+    #: (T,) the cell's shield share counting only the crest blobs inside each template's city
+    #: (``shield_city_margin``); None: not measured
+    shield_city: np.ndarray | None = None
 
 
 def top_view(grid: Grid, patch: int, margin: int = 0) -> np.ndarray:
@@ -227,7 +230,8 @@ def occupancy_scores(lab: np.ndarray, occ: np.ndarray, green: np.ndarray, ignore
 
 
 def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, protos: np.ndarray,
-                 cfg: dict[str, Any], attached_top: np.ndarray | None = None) -> np.ndarray:
+                 cfg: dict[str, Any], attached_top: np.ndarray | None = None,
+                 found: list[tuple[int, int, float, float, float]] | None = None) -> np.ndarray:
     """Shield evidence of each cell (rows, cols): the blue of its largest small, compact blob.
 
     A pixel is shield blue when its Lab b lies ``shield_b_drop`` below the photo's road colour
@@ -247,13 +251,14 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
     per tile area; the reader compares the result with ``shield_min_frac``. A blob touching
     ``attached_top`` (the boxes of the blue figures) and darker than ``shield_attached_max_l``
     times the road's lightness is the part of such a figure its box left out (a tall meeple's
-    shaded foot below it), not a crest."""
+    shaded foot below it), not a crest. Every blob counted is appended to ``found`` as (row,
+    column, x and y of its centre in the cell's pixels, its share)."""
     patch = lab.shape[0] // rows
     drop = float(cfg["shield_b_drop"])
     db = float(protos[2, 2]) - lab[..., 2]
     mask = ((db > drop) & ~ignore_top).astype(np.uint8)
     max_l = float(cfg.get("shield_max_l", np.inf))
-    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top, max_l)
+    out = _crest_blobs(mask, db, lab, patch, rows, cols, protos, cfg, attached_top, max_l, found)
     cut = int(round(float(cfg.get("shield_border_cut", 0.0)) * patch))
     if cut >= 1:
         # a crest printed in a tile's corner touches the table seen in the gaps along the tile's
@@ -267,16 +272,17 @@ def shield_share(lab: np.ndarray, ignore_top: np.ndarray, rows: int, cols: int, 
         # the cut also leaves pieces of light roads (near white, a little bluer than the road
         # colour) as small blobs: a crest is printed mid-blue, darker than the road
         out = np.maximum(out, _crest_blobs(mask & inner, db, lab, patch, rows, cols, protos, cfg, attached_top,
-                                           min(float(cfg.get("shield_cut_max_l", np.inf)), max_l)))
+                                           min(float(cfg.get("shield_cut_max_l", np.inf)), max_l), found))
     return out
 
 
 def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, rows: int, cols: int,
                  protos: np.ndarray, cfg: dict[str, Any], attached_top: np.ndarray | None,
-                 max_l: float = np.inf) -> np.ndarray:
+                 max_l: float = np.inf,
+                 found: list[tuple[int, int, float, float, float]] | None = None) -> np.ndarray:
     """Per cell, the summed blueness per tile area of the largest crest-like blob of ``mask``
     (see :func:`shield_share`); only blobs whose mean lightness is below ``max_l`` times the
-    road colour's count."""
+    road colour's count (and are appended to ``found``)."""
     drop = float(cfg["shield_b_drop"])
     out = np.zeros((rows, cols))
     n, labels, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -318,10 +324,15 @@ def _crest_blobs(mask: np.ndarray, db: np.ndarray, lab: np.ndarray, patch: int, 
         fx, fy = centres[:, 0] - i * patch, centres[:, 1] - j * patch
         small &= (np.minimum(fx, patch - fx) >= margin) & (np.minimum(fy, patch - fy) >= margin)
     np.maximum.at(out, (j[small], i[small]), strength[small] / area)
+    if found is not None:
+        for b in np.nonzero(small)[0]:
+            found.append((int(j[b]), int(i[b]), float(centres[b, 0] - i[b] * patch),
+                          float(centres[b, 1] - j[b] * patch), float(strength[b] / area)))
     return out
 
 
-def shield_sign(share: float, cfg: dict[str, Any], hidden: float | np.ndarray = 0.0) -> float | np.ndarray:
+def shield_sign(share: float | np.ndarray, cfg: dict[str, Any],
+                hidden: float | np.ndarray = 0.0) -> float | np.ndarray:
     """How strongly a cell's shield evidence (:func:`shield_share`) says "a shield": -1 .. 1.
 
     The share's log-ratio to ``shield_min_frac`` (both plus ``shield_floor``, so a cell without
@@ -333,7 +344,12 @@ def shield_sign(share: float, cfg: dict[str, Any], hidden: float | np.ndarray = 
     shield is.
 
     ``hidden`` (a share, or one per template) scales "no shield seen" down, to nothing at
-    ``shield_hidden_full``: a figure may stand on the crest."""
+    ``shield_hidden_full``: a figure may stand on the crest. ``share`` may also be one per
+    template (:attr:`CellEvidence.shield_city`); the result is then one per template."""
+    if np.ndim(share):
+        shares = np.asarray(share, dtype=np.float64)
+        hid = np.broadcast_to(np.asarray(hidden, dtype=np.float64), shares.shape)
+        return np.array([shield_sign(float(a), cfg, float(h)) for a, h in zip(shares, hid)])
     thr = float(cfg["shield_min_frac"])
     grade = float(cfg.get("shield_grade", 0.0))
     if grade <= 0:
@@ -466,15 +482,20 @@ def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndar
     # see figures.mask); how much of a cell is hidden, for shield_sign, is still the wider box's
     # share: a figure may stand on the crest
     search_ignore = ignore_top if shield_ignore_top is None else shield_ignore_top
-    blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg, shield_attached_top)
+    crests: list[tuple[int, int, float, float, float]] = []
+    blue_share = shield_share(lab, search_ignore, rows, cols, protos, cfg, shield_attached_top, crests)
     shield_mask_share = ignore_top[: rows * patch, : cols * patch].reshape(rows, patch, cols, patch).mean((1, 3))
     # the twins' city shares only where the reader weighs "no crest seen" by them
     city_hidden = hidden_city_shares(ignore_top, occupied, templates, patch, n, float(cfg.get("shield_city_inner", 0.0))) \
         if cfg.get("shield_hidden_of") == "city" else None
+    city_margin = cfg.get("shield_city_margin")
+    in_city = city_crest_shares(crests, occupied, templates, patch, n, float(city_margin)) \
+        if city_hidden is not None and city_margin is not None else None
     out = []
     for k, (j, i) in enumerate(zip(*np.nonzero(occupied))):
         out.append(CellEvidence((grid.cols[i], grid.rows[j]), ll[k], float(blue_share[j, i]), float(occ[j, i]),
-                                float(shield_mask_share[j, i]), None if city_hidden is None else city_hidden[k]))
+                                float(shield_mask_share[j, i]), None if city_hidden is None else city_hidden[k],
+                                None if in_city is None else in_city[k]))
     return out, protos
 
 
@@ -512,6 +533,36 @@ def hidden_city_shares(ignore_top: np.ndarray, occupied: np.ndarray, templates: 
             depth = cv2.distanceTransform(np.pad(mask, 1), cv2.DIST_L2, 3)[1:-1, 1:-1]
             weights[k] = (mask > 0).ravel() & (depth >= inner * depth.max()).ravel()
     return per_cell @ weights.T / np.maximum(weights.sum(1), 1.0)
+
+
+def city_crest_shares(crests: list[tuple[int, int, float, float, float]], occupied: np.ndarray,
+                      templates: list[Template], patch: int, n: int, margin: float) -> np.ndarray:
+    """(occupied cells, T): each cell's shield share (:func:`shield_share`) counting only the
+    crest blobs ``crests`` (row, column, centre x and y in the cell's pixels, share) whose
+    centre lies in the template's city, grown by ``margin`` of a tile (the templates' cities are
+    drawn from the segments, not from any one edition's art). A coat of arms is printed inside
+    its city: a blue blob on a road or in a field is something else (photo game 4492 on the
+    scans: the shadow of red's thief on the road of a T, dark and a little blue, read as the
+    crest of its twin S)."""
+    rows, cols = occupied.shape
+    index = -np.ones((rows, cols), dtype=int)
+    index[occupied] = np.arange(int(occupied.sum()))
+    out = np.zeros((int(occupied.sum()), len(templates)))
+    if not crests:
+        return out
+    grow = int(round(margin * n))
+    kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
+    city = CLASSES.index("city")
+    masks = np.stack([cv2.dilate((t.classes == city).astype(np.uint8), kernel) > 0 if grow > 0
+                      else t.classes == city for t in templates])  # (T, n, n)
+    for j, i, fx, fy, share in crests:
+        k = index[j, i]
+        if k < 0:
+            continue
+        sx = min(max(int(fx / patch * n), 0), n - 1)
+        sy = min(max(int(fy / patch * n), 0), n - 1)
+        out[k] = np.maximum(out[k], np.where(masks[:, sy, sx], share, 0.0))
+    return out
 
 
 def _local_levels(values: np.ndarray, occupied: np.ndarray, ignore_top: np.ndarray, patch: int, pct: float,

@@ -700,7 +700,9 @@ class BoardReader:
             u = u + np.where(has_city, np.where(shield, sign, -sign) * weight * 0.5, 0.0)
             if twins is not None and ev.hidden_city is not None:
                 # the crested twin leads its plain twin by sign * weight, its city's sign
-                u = u + np.where(twins, (shield_sign(ev.shield, city_cfg, ev.hidden_city) - sign) * weight, 0.0)
+                # ("a crest seen": only a blob inside the twin's city, where measured)
+                share = ev.shield if ev.shield_city is None else ev.shield_city
+                u = u + np.where(twins, (shield_sign(share, city_cfg, ev.hidden_city) - sign) * weight, 0.0)
             unary[ev.cell] = u
             best_ll[ev.cell] = float(ev.loglik.max())
         for c in unrecognised_islands(best_ll, float(ccfg["unknown_min_loglik"])):

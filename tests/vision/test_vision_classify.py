@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bench.bench_classify import Tally, run_one, true_grid
-from vision.classify import shield_share
+from vision.classify import city_crest_shares, shield_share, shield_sign
 from vision.config import load_config
 from vision.reader import BoardReader
 from vision.synth import generate, preset
@@ -781,3 +781,29 @@ def test_a_small_grey_blue_crest_counts_and_a_light_bluish_blob_does_not() -> No
     assert unbounded[0, 1] >= float(cfg["shield_min_frac"])  # only its lightness tells it from a crest
     old = shield_share(lab, no_top, 1, 2, protos, {**cfg, "shield_b_drop": 12.0})
     assert old[0, 0] == 0.0  # the old drop missed the crest
+
+
+def test_a_crest_counts_for_a_twin_only_inside_its_city() -> None:
+    """Scans photo game 4492: the shadow of red's thief on a T's road, dark and a little blue,
+    was taken for the crest of its twin S. Between twins a crest blob counts only where its
+    centre lies in the template's city (``shield_city_margin``): on the road below the S's city
+    it counts for no template, a blob in the city's middle for those with a city there."""
+    reader = BoardReader()
+    templates = reader.templates("base", ())
+    n = templates[0].classes.shape[0]
+    patch = 64
+    occupied = np.ones((1, 1), bool)
+    s0 = next(k for k, t in enumerate(templates) if t.tile.id == "S" and t.rot == 0)
+    v0 = next(k for k, t in enumerate(templates) if t.tile.id == "V" and t.rot == 0)  # a curve: no city
+    on_road = [(0, 0, patch / 2, patch - 4.0, 0.08)]  # bottom middle: the S's road (rot 0: city N, E, W)
+    in_city = [(0, 0, patch / 2, patch / 4, 0.08)]
+    assert city_crest_shares(on_road, occupied, templates, patch, n, 0.0)[0, s0] == 0.0
+    got = city_crest_shares(in_city, occupied, templates, patch, n, 0.0)
+    assert got[0, s0] == 0.08 and got[0, v0] == 0.0
+    # the city grown by half a tile reaches the road's end
+    assert city_crest_shares(on_road, occupied, templates, patch, n, 0.5)[0, s0] == 0.08
+    # per template, the sign of each share: a crest for the S inside, none on the road
+    cfg = load_config()["classify"]
+    signs = shield_sign(np.array([0.0, 0.08]), cfg)
+    assert signs[0] < 0 < signs[1]
+

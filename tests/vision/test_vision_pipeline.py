@@ -431,6 +431,26 @@ def test_a_followed_photo_read_at_half_the_pitch_has_its_coarser_grid_read_for_t
     assert n >= 4 * len(truth) and same < len(truth)  # the case this is for
 
 
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_figures_shadow_on_a_road_is_no_crest_for_the_twin_whose_city_lies_elsewhere() -> None:
+    """Scans photo game 4492's 18th photo: red's thief on the road of the turn's T (a city on
+    three sides, no crest), its shadow on the road dark and a little blue, passed for a crest:
+    the S led its twin by 3.0 and was laid (no question, red a point over at the end). Between
+    twins a crest counts only inside the twin's city (``classify.shield_city_margin``): the T."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    states, _, _ = true_states(random_game(4492, ("red", "blue"), turns=20))
+    state, prior = states[17], states[16]
+    photo = photo_of(state, 4492, art="scans")
+    truth = state.tiles
+
+    def read(config: dict | None) -> tuple[int, int]:
+        return _followed_read(photo, state, prior, config)
+
+    assert read(None) == (len(truth), len(truth))
+    assert read({"classify": {"shield_city_margin": None}}) == (len(truth), len(truth) - 1)
+
+
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
     """Scans tuning photo ``seed`` (40 tiles, the default mix)."""
     from vision import synth
