@@ -399,8 +399,9 @@ def _answered_history(history: dict[str, Any] | None, question: Mapping[str, Any
                       chosen: int) -> dict[str, Any] | None:
     """A step's ``history`` (:func:`history_to_json`) once its ``question`` is answered with
     alternative ``chosen``: the sightings of the followers it asked about marked as the players'
-    answer (``FollowResult.figures_answered``), and the tiles the alternatives told apart lifted
-    to the chosen ones (``FollowResult.evidence_answered``), so that the next photos keep both."""
+    answer (``FollowResult.figures_answered``), and on the cells whose tile the alternatives told
+    apart the tiles not chosen put below the chosen one (``FollowResult.evidence_answered``), so
+    that the next photos keep both."""
     if not history:
         return history
     from scorer.follow import mark_answered, mark_tiles_answered

@@ -356,8 +356,9 @@ def test_a_crest_question_shows_the_totals_at_the_end() -> None:
 
 def test_an_answer_between_tiles_is_kept_in_the_steps_history() -> None:
     """Choosing an alternative that lays another tile than the photos liked best (a thief on a
-    W's village, read as a straight road U) lifts the chosen tile in the step's stored history
-    (``FollowResult.evidence_answered``), so the next photos' sum keeps it as the scorer would."""
+    W's village, read as a straight road U) puts the tile not chosen below it in the step's
+    stored history (``FollowResult.evidence_answered``), so the next photos' sum keeps it as the
+    scorer would."""
     from dataclasses import replace
 
     from scorer import Game, Turn, load_catalog
@@ -380,8 +381,10 @@ def test_an_answer_between_tiles_is_kept_in_the_steps_history() -> None:
     total, _ = history_from_json(_answered_history(history, q, w))
     assert total is not None
     sums = total[(1, 0)][1]
-    assert sums[("W", 0)] == pytest.approx(sums[("U", 0)] + ANSWER_TILE_LEAD)
-    assert history_from_json(history)[0][(1, 0)][1][("W", 0)] == pytest.approx(-25.4)  # as the photo saw it
+    assert sums[("U", 0)] == pytest.approx(sums[("W", 0)] - ANSWER_TILE_LEAD)
+    assert sums[("W", 0)] == pytest.approx(-25.4)  # the chosen tile as the photo saw it
+    assert sums[("V", 0)] == pytest.approx(-40.0)  # a tile not offered as well
+    assert history_from_json(history)[0][(1, 0)][1][("U", 0)] == pytest.approx(-25.0)  # unanswered
     assert total[(0, 0)] == history_from_json(history)[0][(0, 0)]  # the start tile as it was
 
 
