@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -407,6 +408,18 @@ def test_a_tile_under_a_figure_read_as_its_rival_still_fits_the_previous_board()
     assert read({"decode": {"prior_fit_covered_rank": 0}, "locate": {"busy_novel_max": 0.6}}) == (len(truth) + 4, len(truth))
 
 
+def _scans_game_photo(seed: int, k: int) -> tuple[Callable[[dict | None], tuple[int, int]], int]:
+    """Scans photo game ``seed`` (two players, ``bench_follow.py --photo-art scans``): a reader
+    of its photo after turn ``k`` with the board before as prior (:func:`_followed_read`, per
+    reader configuration), and the photo's true tile count."""
+    from bench.bench_follow import photo_of, true_states
+    from scorer import random_game
+    states, _, _ = true_states(random_game(seed, ("red", "blue"), turns=20))
+    state, prior = states[k], states[k - 1]
+    photo = photo_of(state, seed, art="scans")
+    return (lambda config: _followed_read(photo, state, prior, config)), len(state.tiles)
+
+
 @pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
 def test_a_followed_photo_read_at_half_the_pitch_has_its_coarser_grid_read_for_the_previous_board() -> None:
     """Photo game 4250's 10th photo in the scans art (``bench_follow.py --photo-art scans``): 10
@@ -416,19 +429,10 @@ def test_a_followed_photo_read_at_half_the_pitch_has_its_coarser_grid_read_for_t
     the photo was taken again. A reading with more than ``read.coarsen_prior_ratio`` times the
     previous board's tiles (plus the few a gap lays) has its coarser grid read too: the 10 tiles
     are read as laid."""
-    from bench.bench_follow import photo_of, true_states
-    from scorer import random_game
-    states, _, _ = true_states(random_game(4250, ("red", "blue"), turns=20))
-    state, prior = states[9], states[8]
-    photo = photo_of(state, 4250, art="scans")
-    truth = state.tiles
-
-    def read(config: dict | None) -> tuple[int, int]:
-        return _followed_read(photo, state, prior, config)
-
-    assert read(None) == (len(truth), len(truth))
+    read, tiles = _scans_game_photo(4250, 9)
+    assert read(None) == (tiles, tiles)
     n, same = read({"read": {"coarsen_prior_ratio": 0.0}})
-    assert n >= 4 * len(truth) and same < len(truth)  # the case this is for
+    assert n >= 4 * tiles and same < tiles  # the case this is for
 
 
 @pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
@@ -437,18 +441,9 @@ def test_a_figures_shadow_on_a_road_is_no_crest_for_the_twin_whose_city_lies_els
     three sides, no crest), its shadow on the road dark and a little blue, passed for a crest:
     the S led its twin by 3.0 and was laid (no question, red a point over at the end). Between
     twins a crest counts only inside the twin's city (``classify.shield_city_margin``): the T."""
-    from bench.bench_follow import photo_of, true_states
-    from scorer import random_game
-    states, _, _ = true_states(random_game(4492, ("red", "blue"), turns=20))
-    state, prior = states[17], states[16]
-    photo = photo_of(state, 4492, art="scans")
-    truth = state.tiles
-
-    def read(config: dict | None) -> tuple[int, int]:
-        return _followed_read(photo, state, prior, config)
-
-    assert read(None) == (len(truth), len(truth))
-    assert read({"classify": {"shield_city_margin": None}}) == (len(truth), len(truth) - 1)
+    read, tiles = _scans_game_photo(4492, 17)
+    assert read(None) == (tiles, tiles)
+    assert read({"classify": {"shield_city_margin": None}}) == (tiles, tiles - 1)
 
 
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
