@@ -299,8 +299,9 @@ EVIDENCE_TWIN_MARGIN = 2.0
 #: by 8.65 (more than :data:`EVIDENCE_SUM_MARGIN`): it was rewritten silently, red 9 points over.
 #: Now the photos since ask again first (:func:`_contested_rivals`). As much as the rewrite's own
 #: margin, not more: an answer given by the scores alone may name a tile the table does not hold
-#: (fresh scans photo game 4506, 10% skipped: blue's farmer on a W, offered "V on its field" or
-#: "W on its road", answered V; at four times the margin the W was never asked again).
+#: (fresh scans photo game 4506, 10% skipped: of blue's farmer on a W, "V on its field" came before
+#: "W on its field" with the same totals and was answered; at four times the margin the photos
+#: never asked again).
 ANSWER_TILE_LEAD = EVIDENCE_SUM_MARGIN
 
 #: How far below the tile laid the photos' evidence may put another tile that
@@ -4874,7 +4875,7 @@ def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], cho
     after must disagree clearly and often to take it back. Tiles no alternative offered keep
     their evidence: the answer said nothing of them (fresh scans photo game 4506, 10% skipped:
     asked whether blue's follower stood on an O, an N or an I, the players answered O; the O's
-    crest twin P, the tile laid, was not offered, and the photos after may still tell it)."""
+    crest twin P, the tile laid, was not offered)."""
     def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int]]:
         out = {t.at: (t.tile, t.rot) for t in record.turns if t.at is not None and t.tile is not None
                and not t.discarded}
