@@ -4877,11 +4877,9 @@ def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], cho
     asked whether blue's follower stood on an O, an N or an I, the players answered O; the O's
     crest twin P, the tile laid, was not offered)."""
     def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int]]:
-        out = {t.at: (t.tile, t.rot) for t in record.turns if t.at is not None and t.tile is not None
-               and not t.discarded}
-        if record.start is not None:
-            out[record.start.at] = (record.start.tile, record.start.rot)
-        return out
+        # (the start tile is every alternative's alike: the answer says nothing of it)
+        return {t.at: (t.tile, t.rot) for t in record.turns if t.at is not None and t.tile is not None
+                and not t.discarded}
 
     def key(tile: TileType, rot: int) -> tuple[str, int]:
         return (tile.id or "", _canonical_rot(tile, rot))

@@ -346,22 +346,20 @@ def shield_sign(share: float | np.ndarray, cfg: dict[str, Any],
     ``hidden`` (a share, or one per template) scales "no shield seen" down, to nothing at
     ``shield_hidden_full``: a figure may stand on the crest. ``share`` may also be one per
     template (:attr:`CellEvidence.shield_city`); the result is then one per template."""
-    if np.ndim(share):
-        shares = np.asarray(share, dtype=np.float64)
-        hid = np.broadcast_to(np.asarray(hidden, dtype=np.float64), shares.shape)
-        return np.array([shield_sign(float(a), cfg, float(h)) for a, h in zip(shares, hid)])
     thr = float(cfg["shield_min_frac"])
     grade = float(cfg.get("shield_grade", 0.0))
+    shares = np.asarray(share, dtype=np.float64)
     if grade <= 0:
-        return 1.0 if share >= thr else -1.0
-    floor = float(cfg["shield_floor"])
-    sign = float(np.clip(np.log((share + floor) / (thr + floor)) / grade, -1.0, 1.0))
-    full = float(cfg.get("shield_hidden_full", 0.0))
-    if sign < 0 and full > 0:
-        # no shield seen where a figure stands says little: the figure may stand on it
-        scale = np.clip(1.0 - np.asarray(hidden, dtype=np.float64) / full, 0.0, 1.0)
-        return sign * scale if scale.ndim else sign * float(scale)
-    return sign
+        sign = np.where(shares >= thr, 1.0, -1.0)
+    else:
+        floor = float(cfg["shield_floor"])
+        sign = np.clip(np.log((shares + floor) / (thr + floor)) / grade, -1.0, 1.0)
+        full = float(cfg.get("shield_hidden_full", 0.0))
+        if full > 0 and (sign < 0).any():
+            # no shield seen where a figure stands says little: the figure may stand on it
+            scale = np.clip(1.0 - np.asarray(hidden, dtype=np.float64) / full, 0.0, 1.0)
+            sign = np.where(sign < 0, sign * scale, sign)
+    return sign if np.ndim(sign) else float(sign)
 
 
 def classify_cells(top: np.ndarray, tilecol_top: np.ndarray, ignore_top: np.ndarray, grid: Grid,
@@ -553,8 +551,7 @@ def city_crest_shares(crests: list[tuple[int, int, float, float, float]], occupi
     grow = int(round(margin * n))
     kernel = np.ones((2 * grow + 1, 2 * grow + 1), np.uint8)
     city = CLASSES.index("city")
-    masks = np.stack([cv2.dilate((t.classes == city).astype(np.uint8), kernel) > 0 if grow > 0
-                      else t.classes == city for t in templates])  # (T, n, n)
+    masks = np.stack([cv2.dilate((t.classes == city).astype(np.uint8), kernel) > 0 for t in templates])  # (T, n, n)
     for j, i, fx, fy, share in crests:
         k = index[j, i]
         if k < 0:
