@@ -3036,6 +3036,8 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
     _remember(out_record, end_game)
     if len(alternatives) > 1:
         tied |= _asked_where_they_stand(alternatives, {(c, p) for c, p, _ in weak})
+        tied |= _asked_what_lies_under(alternatives, {(t.at, t.player) for t in chosen_turns
+                                                      if t.at is not None and t.meeple is not None})
     for alt in alternatives[1:]:
         _remember(alt.record, alt_games[id(alt)])
     for c, e in new_entries.items():
@@ -3093,6 +3095,25 @@ def _asked_where_they_stand(alternatives: Sequence[Alternative], followers: Coll
                 for alt in alternatives for t in alt.record.turns
                 if t.at == cell and t.player == player and not t.discarded}
         if len(ways) > 1 and len({w[:2] for w in ways}) == 1:
+            out.add((cell, player))
+    return out
+
+
+def _asked_what_lies_under(alternatives: Sequence[Alternative], followers: Collection[tuple[Cell, str]]
+                           ) -> set[tuple[Cell, str]]:
+    """The (cell, player) new ``followers`` that every one of the ``alternatives`` keeps on their
+    tile while they lay different tiles there: the question asks which tile lies under the
+    follower and on which of its features it stands, and the players who answer it look at the
+    follower, so their answer marks its sightings as :func:`_tied_followers`' do. Fresh scans
+    photo game 4572: blue's thief on an L, read as an E, was answered "J on its road" (the L's
+    road ended alike); the next two photos missed the thief, and 2 photos to 1 took it out of
+    its turn, 2 points short."""
+    out: set[tuple[Cell, str]] = set()
+    for cell, player in followers:
+        ways = [(t.tile.id, t.rot, t.meeple) for alt in alternatives for t in alt.record.turns
+                if t.at == cell and t.player == player and not t.discarded and t.tile is not None]
+        if len(ways) == len(alternatives) and all(m is not None for *_, m in ways) \
+                and len({w[:2] for w in ways}) > 1:
             out.add((cell, player))
     return out
 
@@ -3279,11 +3300,14 @@ def _sighting_for(t: Turn, slot: str) -> tuple[int | None, float]:
 
 def mark_answered(seen: FiguresSeen, asked: Collection[tuple[Cell, str]]
                    ) -> dict[Cell, tuple[tuple[tuple[str, str], ...] | None, ...]]:
-    """``seen`` with every known slot of the ``asked`` (cell, player) followers marked
-    :data:`ANSWERED_MARK`: the step asked the players where those followers stand."""
+    """``seen`` with every sighting of the ``asked`` (cell, player) followers marked
+    :data:`ANSWERED_MARK`: the step asked the players where those followers stand. A sighting
+    whose slot is unknown (:data:`UNKNOWN_SLOT`: the photo read another tile there) is marked
+    too: the answer says where it stands (fresh scans photo game 4572: blue's thief on an L, read
+    as an E, answered "J on its road")."""
     out = {c: tuple(v) for c, v in seen.items()}
     for c, player in asked:
-        out[c] = tuple(None if p is None else tuple((q, on + ANSWERED_MARK if q == player and on and not _answered(on)
+        out[c] = tuple(None if p is None else tuple((q, on + ANSWERED_MARK if q == player and not _answered(on)
                                                      else on) for q, on in p)
                        for p in out.get(c, ()))
     return out
@@ -3499,13 +3523,17 @@ def _revise_followers(record: GameRecord, seen: FiguresSeen, warnings: list[str]
                 standing = {(f.player, f.at) for f in _game_for(record).figures}
             shown = [p for p in photos if p is not None]
             empty = sum(1 for p in shown if not p)
-            gone = (t.player, t.at) in standing and _mostly_empty(empty, len(shown))
+            # the players' answer about where it stands says it stands (fresh scans photo game
+            # 4572): worth ANSWER_VOTES photos that show it
+            vouched = ANSWER_VOTES if any(_answered(on) for p in shown for q, on in p
+                                          if q == t.player) else 0
+            gone = (t.player, t.at) in standing and _mostly_empty(empty, len(shown) + vouched)
             if gone and photos[-1] == () and ((t.at, t.player) in pale or _may_close_on(
                     _game_for(fixed or record), t.at, t.meeple, new_cells)):
                 # the new photo saw the follower too pale to read, or its turns may have sent it
                 # home: the photos before it decide
                 shown, empty = shown[:-1], empty - 1
-                gone = _mostly_empty(empty, len(shown))
+                gone = _mostly_empty(empty, len(shown) + vouched)
             if gone:
                 closed = _closing_tile(fixed or record, i, evidence) if evidence is not None else None
                 if closed is not None:
@@ -4876,18 +4904,25 @@ def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], cho
     their evidence: the answer said nothing of them (fresh scans photo game 4506, 10% skipped:
     asked whether blue's follower stood on an O, an N or an I, the players answered O; the O's
     crest twin P, the tile laid, was not offered)."""
-    def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int]]:
+    def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int, Kind | None]]:
         # (the start tile is every alternative's alike: the answer says nothing of it)
-        return {t.at: (t.tile, t.rot) for t in record.turns if t.at is not None and t.tile is not None
-                and not t.discarded}
+        return {t.at: (t.tile, t.rot, _follower_kind(t)) for t in record.turns
+                if t.at is not None and t.tile is not None and not t.discarded}
 
     def key(tile: TileType, rot: int) -> tuple[str, int]:
         return (tile.id or "", _canonical_rot(tile, rot))
 
     laid = [tiles(r) for r in records]
     out = {c: (n, dict(v)) for c, (n, v) in total.items()}
-    for cell, (tile, rot) in laid[chosen].items():
-        offered = {key(*other[cell]) for other in laid if cell in other} - {key(tile, rot)}
+    for cell, (tile, rot, kind) in laid[chosen].items():
+        # a tile offered only with its follower on another kind of feature than the answer's was
+        # not asked against it: the question leaves out a rival that ends as another answer does
+        # (fresh scans photo game 4558: red's knight on a G's city, read as an R, asked "R on its
+        # city", "G on its field" or others; G on its city ended as R on its city, so was left
+        # out, and the answer R put G 8 behind, past what the F laid beside it, which fits the G
+        # only, could ask of)
+        offered = {key(t, r) for other in laid if cell in other for t, r, k in (other[cell],) if k == kind} \
+            - {key(tile, rot)}
         if not offered or cell not in out:
             continue  # every alternative lays this tile here: the answer says nothing of it
         n, sums = out[cell]
@@ -4898,6 +4933,13 @@ def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], cho
             if k in sums:
                 sums[k] = min(sums[k], mine - ANSWER_TILE_LEAD)
     return out
+
+
+def _follower_kind(t: Turn) -> Kind | None:
+    """The kind of feature turn ``t``'s follower stands on (None without one)."""
+    if t.tile is None or t.meeple is None or (i := t.tile.segment_index_on_board(t.meeple, t.rot)) is None:
+        return None
+    return t.tile.segments[i].kind
 
 
 def _cells_told_apart(alternatives: Sequence[Alternative]) -> set[Cell]:

@@ -2749,6 +2749,57 @@ def test_an_answer_leaves_the_evidence_of_tiles_no_alternative_offered_as_it_was
     assert len(same) == 2 and mark_tiles_answered(total, same, 1) == {c: (k, dict(v)) for c, (k, v) in total.items()}
 
 
+def test_an_answer_leaves_a_tile_offered_only_on_another_kind_of_feature_as_it_was() -> None:
+    """Fresh scans photo game 4558: red's knight on a G's city, read as an R, was asked "R on its
+    city", "G on its field" or others; "G on its city" ended as "R on its city" and was left out.
+    The answer R put the G 8 behind, so the F laid beside it later, which fits the G only, could
+    not ask of it. An answer now puts a tile below the chosen one only where an alternative
+    offered it with its follower on the kind of feature the chosen one has. Here: asked whether
+    red's thief stands on a U's road, a W's road or a W's field (the U's field ends as the W's
+    field and is not offered), "the W's field" says nothing of the U; "the W's road" does."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 0.4}}
+    asked = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    summaries = [a.summary for a in asked.alternatives]
+    road = summaries.index("the tile under red's follower at [1, 0] is W on its road (E)")
+    field = summaries.index("the tile under red's follower at [1, 0] is W on its field (En)")
+    assert not any("is U on its field" in s for s in summaries)
+    total = asked.evidence_total
+    assert total is not None
+    before = total[(1, 0)][1]
+    on_field, on_road = asked.evidence_answered(field), asked.evidence_answered(road)
+    assert on_field is not None and on_road is not None
+    assert on_field[(1, 0)][1][("U", 0)] == before[("U", 0)]  # offered only on its road
+    assert on_road[(1, 0)][1][("U", 0)] == pytest.approx(before[("W", 0)] - ANSWER_TILE_LEAD)
+
+
+def test_a_follower_the_players_answered_about_stays_when_the_next_photos_miss_it() -> None:
+    """Fresh scans photo game 4572: blue's thief on an L, read as an E, was asked about ("J on its
+    road" was answered: the L's road ended alike). The next two photos missed the thief, and two
+    photos to one took it out of its turn: blue 2 short. A question of which tile lies under a
+    follower, answered, says the follower stands there: its sightings are marked answered, and
+    the answer counts as ``ANSWER_VOTES`` photos that show it. Unanswered, the same photos take
+    the follower out."""
+    first, truth = thief_on_a_w()
+    close = {(1, 0): {("U", 0): BASE + 5.0, ("W", 0): BASE + 5.0 - 0.4}}
+    asked = follow_step(first.record, first.corrected_state, truth, evidence=evidence_for(truth, close))
+    assert asked.asked_about == (((1, 0), "red"),)
+    w = next(i for i, a in enumerate(asked.alternatives) if "is W on its road" in a.summary)
+    missed = replace(truth, meeples=())
+
+    def thief_after(answered: bool) -> list[str | None]:
+        res = replace(asked, record=asked.choose(w), alternatives=(),
+                      figures_seen=asked.figures_answered() if answered else asked.figures_seen)
+        out = []
+        for _ in range(2):
+            res = follow_step(res.record, res.corrected_state, missed, figures_seen=res.figures_seen)
+            out.append(next(t for t in res.record.turns if t.at == (1, 0)).meeple)
+        return out
+
+    assert thief_after(answered=False)[-1] is None  # two photos of three without it: taken out
+    assert thief_after(answered=True) == ["E", "E"]
+
+
 def test_a_follower_first_seen_on_the_tile_laid_before_the_last_photo_is_asked() -> None:
     """Fresh photo game 555: the next-to-last turn's knight was missed by its photo and seen only
     by the last one, too few photos to add it (:func:`scorer.follow._revise_followers`), so the
