@@ -369,6 +369,16 @@ def _angle_gap(a: Any, b: Any) -> Any:
     return np.minimum(d, 180 - d)
 
 
+def _spread_deg(ang: np.ndarray) -> float:
+    """How many degrees the middle 80% of the line directions ``ang`` (degrees, in [0, 180))
+    spread over, measured around their first (lines: 0 and 179 are a degree apart)."""
+    if len(ang) < 2:
+        return 0.0
+    rel = (ang - ang[0] + 90.0) % 180.0 - 90.0
+    lo, hi = np.percentile(rel, [10, 90])
+    return float(hi - lo)
+
+
 def _angle_histogram(ang: np.ndarray, weight: np.ndarray, width: int) -> np.ndarray:
     """Weight per whole degree of line direction (``ang`` in [0, 180)), smoothed by a ``width``
     degrees wide moving mean that wraps around at 180."""
@@ -424,15 +434,18 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
 
     ok_second = ok2 if focal[1] > 0 or far else None
     second: np.ndarray | None = None
+    best = 0.0
     for a2 in peaks[: max(1, int(cfg.get("vp_second_peaks", 1)))]:
         sel = near(a2) & ~sel1
         if sel.sum() < 3:
             continue
         v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok_second)
-        if second is None or support > 0:
-            second = v2
-        if support > 0:  # the strongest direction a camera can see at right angles to the first
-            break
+        if second is None or support > best:
+            # of the directions a camera can see at right angles to the first, the one whose
+            # point most edge length meets: a city's hatching, short parallel strokes, makes a
+            # sharp peak of its own, and the seams receding under perspective spread over
+            # several (scans photo game 4573)
+            second, best = v2, max(best, support)
     if second is None:
         raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
                                  "are in view and the photo is sharp")
@@ -445,7 +458,8 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
         rest = ~sel1
         vw, support_w = _ransac_vp(segs[rest], raw[rest], tol, iters, rng, ok_second)
         support_peak = float(raw[rest][_angle_err(segs[rest], second) < tol].sum())
-        if support_w > wide * support_peak:
+        met = rest & (_angle_err(segs, vw) < tol)
+        if support_w > wide * support_peak and _spread_deg(ang[met]) >= float(cfg.get("vp_wide_spread_deg", 0.0)):
             second = vw
     vps = [v1, second]
     # reassign every segment to the vanishing point it agrees with best, then refit (a refit the
