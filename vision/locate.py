@@ -435,17 +435,21 @@ def vanishing_points(segs: np.ndarray, cfg: dict[str, Any],
     ok_second = ok2 if focal[1] > 0 or far else None
     second: np.ndarray | None = None
     best = 0.0
+    strongest = cfg.get("vp_second_choice", "first") == "strongest"
     for a2 in peaks[: max(1, int(cfg.get("vp_second_peaks", 1)))]:
         sel = near(a2) & ~sel1
         if sel.sum() < 3:
             continue
         v2, support = _ransac_vp(segs[sel], length[sel], tol, iters, rng, ok_second)
         if second is None or support > best:
-            # of the directions a camera can see at right angles to the first, the one whose
-            # point most edge length meets: a city's hatching, short parallel strokes, makes a
-            # sharp peak of its own, and the seams receding under perspective spread over
-            # several (scans photo game 4573)
             second, best = v2, max(best, support)
+        if support > 0 and not strongest:
+            # the strongest direction a camera can see at right angles to the first; with
+            # ``vp_second_choice`` "strongest", of those the one whose point most edge length
+            # meets: a city's hatching (scans art), short parallel strokes, makes a sharp peak
+            # of its own, and the seams receding under perspective spread over several (scans
+            # photo game 4573, photo 19)
+            break
     if second is None:
         raise BoardNotFoundError("found too few tile edges in one direction; make sure whole tiles "
                                  "are in view and the photo is sharp")
@@ -743,7 +747,8 @@ def _board_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | No
     if memo is None:
         green, tilecol, novel = _colour_masks(bgr, cfg)
     else:
-        green, tilecol, novel = _once(memo, "masks " + _settings_key(cfg, _PROFILE_MIX + _BUSY_ONLY + _FAR_VP),
+        green, tilecol, novel = _once(memo, "masks " + _settings_key(cfg, _PROFILE_MIX + _BUSY_ONLY + _FAR_VP
+                                                                     + _VP_CHOICE),
                                       lambda: _colour_masks(bgr, cfg))
     busy = None
     if cfg.get("novelty", True) and cfg.get("busy_region", False) \
@@ -821,6 +826,13 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None =
         edges = _once(memo, "edges " + _settings_key(cfg, _PROFILE_MIX + _FAR_VP), lambda: _board_edges(bgr, cfg, memo))
     if edges is None:
         return None
+    if cfg.get("vp_second_choice", "first") != "first":
+        # a variant whose second vanishing point is the first choice's adds no grids of its own
+        plain_cfg = {**cfg, "vp_second_choice": "first"}
+        plain = _board_edges(bgr, plain_cfg, memo) if memo is None else _once(
+            memo, "edges " + _settings_key(plain_cfg, _PROFILE_MIX + _FAR_VP), lambda: _board_edges(bgr, plain_cfg, memo))
+        if plain is not None and np.allclose(plain.v1, edges.v1) and np.allclose(plain.v2, edges.v2):
+            return None
     tilecol, region, gray, segs, segs_n, from_mask, weight, T = (
         edges.tilecol, edges.region, edges.gray, edges.segs, edges.segs_n, edges.from_mask, edges.weight, edges.T)
     v1, v2, fam = edges.v1, edges.v2, edges.fam
@@ -1300,8 +1312,10 @@ def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
 _PROFILE_MIX = ("mask_profile_weight", "mask_comb_peaks", "mask_teeth_power")
 # and those that only decide whether the busy region replaces the colour masks' board
 _BUSY_ONLY = ("busy_region", "busy_only")
-#: a variant that moves the far vanishing point (locate.metric_far_vp) shares the colour masks
+#: a variant that moves the far vanishing point (locate.metric_far_vp) or takes another second
+#: vanishing point (``vp_second_choice``) shares the colour masks
 _FAR_VP = ("far_vp_metric",)
+_VP_CHOICE = ("vp_second_choice",)
 _MEMO_LOCK = threading.Lock()  # guards the shared rectifications' memo (any photo's: held briefly)
 
 

@@ -955,8 +955,7 @@ def test_receding_edges_spread_by_strong_perspective_outweigh_a_score_boards_lon
     edges = np.array(_segments_towards(v1, board, 0.08) + receding + _segments_towards(score_board, along_edge, 0.12))
     angles = np.degrees(np.arctan2(*(np.array(receding)[:, 3:1:-1] - np.array(receding)[:, 1::-1]).T)) % 180
     assert np.ptp(angles) > 30  # no peak of their own
-    # the strongest peak alone, without the spread-edge search: the score board's edge
-    _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 0.0, "vp_second_peaks": 1})
+    _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 0.0})
     assert second[:2] / second[2] == pytest.approx(score_board[:2], abs=0.1)
     _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 1.2})
     assert second[:2] / second[2] == pytest.approx(v2[:2], abs=0.01)
@@ -965,12 +964,12 @@ def test_receding_edges_spread_by_strong_perspective_outweigh_a_score_boards_lon
 def test_a_citys_hatching_is_not_the_boards_second_direction() -> None:
     """The scans art draws a city's walls and roofs with short parallel strokes: on a few tiles
     they make a sharper peak of edge directions than the board's receding outline, which
-    perspective spreads over several, and their point passes the camera test. Of the peaks
-    that pass, the one whose point most edge length meets is taken (not the first), and the
-    spread-edge search (``vp_wide_ratio``) takes its point only where its edges spread over
-    ``vp_wide_spread_deg``: hatching runs one way (scans photo game 4573: photos 11, 16 and
-    19 were read on a grid sheared along the strokes, 69, 34 and 20 cells for 12, 17 and 20
-    tiles)."""
+    perspective spreads over several, and their point passes the camera test. Taking the first
+    peak that passes takes the strokes; ``vp_second_choice`` "strongest" takes, of the peaks
+    that pass, the one whose point most edge length meets. The spread-edge search
+    (``vp_wide_ratio``) takes its point only where its edges spread over ``vp_wide_spread_deg``:
+    hatching runs one way (scans photo game 4573: photos 11, 16 and 19 were read on grids
+    sheared along the strokes, 69, 34 and 20 cells for 12, 17 and 20 tiles)."""
     from vision.locate import _angle_err, _spread_deg, vanishing_points, vp_perpendicular
 
     rng = np.random.default_rng(2)
@@ -986,18 +985,18 @@ def test_a_citys_hatching_is_not_the_boards_second_direction() -> None:
     weight = np.r_[np.ones(40), np.full(14, 2.0), np.ones(30)]  # the outline weighs more
     d = edges[:, 2:] - edges[:, :2]
     ang = np.degrees(np.arctan2(d[:, 1], d[:, 0])) % 180
-    assert _spread_deg(ang[-30:]) < 10 <= _spread_deg(ang[40:54])
+    assert _spread_deg(ang[-30:]) < 10 < _cfg()["vp_wide_spread_deg"]
+
+    def second(**settings: object) -> np.ndarray:
+        return vanishing_points(edges, {**_cfg(), **settings}, weight)[1]
 
     def on_strokes(v: np.ndarray) -> bool:  # the strokes' lines meet at v (not the outline's)
         return bool(np.median(_angle_err(edges[-30:], v)) < np.radians(2.5) < np.median(_angle_err(edges[40:54], v)))
 
-    # the strokes make the sharpest peak: tried alone, they are the second direction
-    assert on_strokes(vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 0.0, "vp_second_peaks": 1}, weight)[1])
-    # ... and the spread-edge search takes them whatever their spread
-    assert on_strokes(vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 1.2, "vp_wide_spread_deg": 0}, weight)[1])
-    for spread in (10, _cfg().get("vp_wide_spread_deg")):
-        _, second, _ = vanishing_points(edges, {**_cfg(), "vp_wide_ratio": 1.2, "vp_wide_spread_deg": spread}, weight)
-        assert second[:2] / second[2] == pytest.approx(v2[:2], abs=0.01)
+    assert on_strokes(second(vp_wide_ratio=0.0, vp_second_choice="first"))  # the sharpest peak passes first
+    assert on_strokes(second(vp_wide_ratio=1.2, vp_wide_spread_deg=0, vp_second_choice="strongest"))
+    got = second(vp_wide_ratio=1.2, vp_second_choice="strongest")
+    assert got[:2] / got[2] == pytest.approx(v2[:2], abs=0.01)
 
 
 def test_edges_in_one_direction_only_are_a_board_not_found() -> None:
