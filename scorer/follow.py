@@ -2674,7 +2674,7 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                 visible[m.at] = m
     ev_more: dict[Cell, list[TileEntry]] = {}
     unlike: set[Cell] = set()  # new cells whose likeliest legal tile is far from what the photo shows
-    blocked: dict[Cell, tuple[TileType, int, Cell]] = {}  # new cells whose tile as read an earlier neighbour turns away
+    blocked: dict[Cell, tuple[TileType, int, Cell, float]] = {}  # new cells whose tile as read an earlier neighbour turns away
     if cev is not None:
         for c, e in list(new_entries.items()):
             opts = _evidence_options(game, c, cev, e, crest_blind=c in crest_blue)
@@ -2690,7 +2690,10 @@ def follow_step(record: GameRecord | None, previous: State | None, new: State | 
                     read_best = next(((tile, rot) for _, tile, rot in cev.ranked(c) if game.box.get(tile.id or "", 0) > 0),
                                      None)
                     if read_best is not None and len(against := game.board.edge_conflicts(c, *read_best)) == 1:
-                        blocked[c] = (read_best[0], read_best[1], next(x for x in against[0].cells if x != c))
+                        # (with how far the photo puts the tile as read ahead of the one laid)
+                        lead = (cev.score(c, *read_best) or 0.0) - (cev.score(c, opts[0].tile, opts[0].rot) or 0.0)
+                        blocked[c] = (read_best[0], read_best[1], next(x for x in against[0].cells if x != c),
+                                      max(0.0, lead))
                 new_entries[c], ev_more[c] = opts[0], opts[1:]
     choices = _fix_new_tiles(game, new_entries, visible, warnings, trust)
     for c, opts in choices.items():
@@ -5227,14 +5230,18 @@ def _phantom_tiles(record: GameRecord, end_game: Game, before: Game, turns: tupl
 
 
 def _blocked_new_tiles(record: GameRecord, end_game: Game, before: Game, turns: tuple[Turn, ...],
-                       blocked: Mapping[Cell, tuple[TileType, int, Cell]],
+                       blocked: Mapping[Cell, tuple[TileType, int, Cell, float]],
                        ev: _CellEvidence | _SummedEvidence) -> list[tuple[Alternative, Game]]:
     """Alternatives for this step's new tiles that the photo read as a tile one earlier
-    neighbour's edge turns away (``blocked``: the new cell to that tile, its rotation and the
-    neighbour's cell): the new tile as read, with the neighbour taken as its likeliest tile by
-    the evidence ``ev`` (the photos' sum) within :data:`BLOCKED_NEIGHBOUR_GAP` of the tile laid
+    neighbour's edge turns away (``blocked``: the new cell to that tile, its rotation, the
+    neighbour's cell and how far the photo puts that tile ahead of the one laid): the new tile as
+    read, with the neighbour taken as its likeliest tile by the evidence ``ev`` (the photos' sum)
+    within :data:`BLOCKED_NEIGHBOUR_GAP`, plus that lead up to as much again, of the tile laid
     there that lets the record replay so, each follower on the slot it has, where the end totals
-    are new. Returns ``record`` as it is first, then those, with their games, or []."""
+    are new: the two tiles are read together, and a new tile read clearly as what the neighbour
+    turns away speaks against the neighbour (fresh scans photo game 4558: red's G under its
+    knight, laid as R, 3.6 behind over five photos; the F beside it, read 2.3 ahead of the S it
+    was laid as). Returns ``record`` as it is first, then those, with their games, or []."""
     first = len(record.turns) - len(turns)
     finals = {_final_key(end_game)}
     out: list[tuple[Alternative, Game]] = []
@@ -5242,14 +5249,15 @@ def _blocked_new_tiles(record: GameRecord, end_game: Game, before: Game, turns: 
     for k, t in enumerate(turns):
         if t.at not in blocked or t.tile is None or t.discarded:
             continue
-        tile, rot, cell = blocked[t.at]
+        tile, rot, cell, lead = blocked[t.at]
+        reach = BLOCKED_NEIGHBOUR_GAP + min(lead, BLOCKED_NEIGHBOUR_GAP)
         if t.meeple is not None and tile.segment_index_on_board(t.meeple, rot) is None:
             continue
         j = _turn_on(record.turns[:first], cell)
         if j is None or (u := record.turns[j]).tile is None or (mine := ev.score(cell, u.tile, u.rot)) is None:
             continue
         for v, rival, r in ev.ranked(cell):
-            if v < mine - BLOCKED_NEIGHBOUR_GAP:
+            if v < mine - reach:
                 break
             if same_tile(rival, r, u.tile, u.rot) or \
                     (u.meeple is not None and rival.segment_index_on_board(u.meeple, r) is None):

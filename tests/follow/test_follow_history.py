@@ -284,6 +284,32 @@ def test_a_new_tile_its_neighbour_turns_away_asks_whether_the_neighbour_is_misre
     assert {t.at: t.tile.id for t in chosen.turns if t.tile is not None} == {(1, 0): "U", (1, 1): "B"}
 
 
+@pytest.mark.parametrize(("a_behind", "asked"), [(0.5, False), (3.0, True)])
+def test_a_new_tile_read_clearly_reaches_further_into_its_neighbours_rivals(a_behind: float, asked: bool) -> None:
+    """Fresh scans photo game 4558: red's G under its knight was laid as an R, 3.6 behind over
+    five photos (the knight covers the G's field edge); blue's F laid beside it, read 2.3 ahead of
+    the S it was laid as to meet the R's city, was never asked about: the neighbour's rival was
+    further behind than ``BLOCKED_NEIGHBOUR_GAP``. The two tiles are read together: the
+    neighbour's rival is offered within the gap plus how far the new tile as read leads the one
+    laid, up to as much again. Here the U under red's thief is 3.0 behind the W over two photos;
+    blue's B, read ``a_behind`` ahead of the A it is laid as, reaches it when clearly ahead."""
+    game = start_game()
+    res = first_step(game)
+    game.play(Turn("red", tile("U"), (1, 0), 0, meeple="E"))
+    read = _read_as(photo(game), (1, 0), "W", 0)
+    res = step(res, read, evidence_for(read, {(1, 0): {("U", 0): BASE + 2.5}}))
+    game.play(Turn("blue", tile("B"), (1, 1), 0, meeple="C"))
+    read = _read_as(photo(game), (1, 0), "W", 0)
+    res = step(res, read, evidence_for(read, {(1, 0): {("U", 0): BASE + 4.5},
+                                              (1, 1): {("A", 180): BASE + 5.0 - a_behind}}))
+    laid = next(t for t in res.record.turns if t.at == (1, 1))
+    assert laid.tile is not None and laid.tile.id == "A"
+    assert 3.0 > BLOCKED_NEIGHBOUR_GAP and 3.0 > BLOCKED_NEIGHBOUR_GAP + 0.5
+    assert any("the neighbour may be the misread one" in w for w in res.warnings) == asked
+    true = dict(game.final_report().final)
+    assert (true in [dict(a.final) for a in res.alternatives]) == asked
+
+
 def test_a_cell_out_of_one_photo_is_kept() -> None:
     game = start_game()
     res = first_step(game)
