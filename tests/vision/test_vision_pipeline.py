@@ -446,6 +446,25 @@ def test_a_figures_shadow_on_a_road_is_no_crest_for_the_twin_whose_city_lies_els
     assert read({"classify": {"shield_city_margin": None}}) == (tiles, tiles - 1)
 
 
+@pytest.mark.skipif(load_scans() is None, reason="classic scans folder absent")
+def test_a_citys_hatching_does_not_shear_a_followed_photos_grid() -> None:
+    """Scans photo game 4573: the photos after turns 11, 16 and 19 were read on grids sheared
+    along a city's hatching (short parallel strokes of the scans art), 69, 34 and 20 cells with
+    2, 5 and 2 of the 12, 17 and 20 tiles right, and taken again. The spread-edge search takes
+    its point only where its edges spread over ``locate.vp_wide_spread_deg`` (photos 11 and 16);
+    the sixth locate variant takes the second vanishing point whose point most edge length meets
+    (photo 19). Each is read as laid."""
+    from vision.config import load_config
+
+    five = load_config(None)["locate_variants"][:5]
+    for k, needs in ((11, {"locate": {"vp_wide_spread_deg": 0}}), (16, {"locate": {"vp_wide_spread_deg": 0}}),
+                     (19, {"locate_variants": five})):
+        read, tiles = _scans_game_photo(4573, k)
+        assert read(None) == (tiles, tiles)
+        n, same = read(needs)
+        assert same < tiles // 2  # the case this is for
+
+
 def _scans_photo(seed: int):  # type: ignore[no-untyped-def]
     """Scans tuning photo ``seed`` (40 tiles, the default mix)."""
     from vision import synth
