@@ -4906,34 +4906,40 @@ def mark_tiles_answered(total: EvidenceTotal, records: Sequence[GameRecord], cho
     after must disagree clearly and often to take it back. Tiles no alternative offered keep
     their evidence: the answer said nothing of them (fresh scans photo game 4506, 10% skipped:
     asked whether blue's follower stood on an O, an N or an I, the players answered O; the O's
-    crest twin P, the tile laid, was not offered)."""
-    def tiles(record: GameRecord) -> dict[Cell, tuple[TileType, int, Kind | None]]:
+    crest twin P, the tile laid, was not offered). Nor is a tile put below that was offered only
+    with its follower on other kinds of feature where the chosen one's slot lies on its own kind
+    on that tile: a question leaves out a rival that ends as another answer does, so the answer
+    did not speak against it (fresh scans photo game 4558: red's knight on a G's city, read as
+    an R, asked "R on its city", "G on its field" or others; "G on its city" ended as "R on its
+    city" and was left out, and the answer R put the G 8 behind. In scans game 4499 the C
+    offered against red's farmer on a Q's field has no field: it is put below)."""
+    def tiles(record: GameRecord) -> dict[Cell, Turn]:
         # (the start tile is every alternative's alike: the answer says nothing of it)
-        return {t.at: (t.tile, t.rot, _follower_kind(t)) for t in record.turns
-                if t.at is not None and t.tile is not None and not t.discarded}
+        return {t.at: t for t in record.turns if t.at is not None and t.tile is not None and not t.discarded}
 
-    def key(tile: TileType, rot: int) -> tuple[str, int]:
-        return (tile.id or "", _canonical_rot(tile, rot))
+    def key(t: Turn) -> tuple[str, int]:
+        assert t.tile is not None
+        return (t.tile.id or "", _canonical_rot(t.tile, t.rot))
 
     laid = [tiles(r) for r in records]
     out = {c: (n, dict(v)) for c, (n, v) in total.items()}
-    for cell, (tile, rot, kind) in laid[chosen].items():
-        # a tile offered only with its follower on another kind of feature than the answer's was
-        # not asked against it: the question leaves out a rival that ends as another answer does
-        # (fresh scans photo game 4558: red's knight on a G's city, read as an R, asked "R on its
-        # city", "G on its field" or others; G on its city ended as R on its city, so was left
-        # out, and the answer R put G 8 behind, past what the F laid beside it, which fits the G
-        # only, could ask of)
-        offered = {key(t, r) for other in laid if cell in other for t, r, k in (other[cell],) if k == kind} \
-            - {key(tile, rot)}
-        if not offered or cell not in out:
+    for cell, mine_turn in laid[chosen].items():
+        kind = _follower_kind(mine_turn)
+        rivals: dict[tuple[str, int], tuple[Turn, set[Kind | None]]] = {}
+        for other in laid:
+            t = other.get(cell)
+            if t is not None and key(t) != key(mine_turn):
+                rivals.setdefault(key(t), (t, set()))[1].add(_follower_kind(t))
+        if not rivals or cell not in out:
             continue  # every alternative lays this tile here: the answer says nothing of it
         n, sums = out[cell]
-        mine = sums.get(key(tile, rot))
+        mine = sums.get(key(mine_turn))
         if mine is None:
             continue
-        for k in offered:
-            if k in sums:
+        for k, (t, kinds) in rivals.items():
+            left_out = kind not in kinds and (kind is None or _follower_kind(
+                replace(t, meeple=mine_turn.meeple)) is kind)
+            if k in sums and not left_out:
                 sums[k] = min(sums[k], mine - ANSWER_TILE_LEAD)
     return out
 

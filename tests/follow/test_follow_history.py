@@ -2797,6 +2797,14 @@ def test_an_answer_leaves_a_tile_offered_only_on_another_kind_of_feature_as_it_w
     assert on_field is not None and on_road is not None
     assert on_field[(1, 0)][1][("U", 0)] == before[("U", 0)]  # offered only on its road
     assert on_road[(1, 0)][1][("U", 0)] == pytest.approx(before[("W", 0)] - ANSWER_TILE_LEAD)
+    # a rival that has no field where the chosen farmer lies could not have been offered so: the
+    # answer speaks against it (scans photo game 4499: a C offered on its city against red's
+    # farmer on a Q's field, the Q answered)
+    chosen = asked.alternatives[field].record
+    city = replace(chosen, turns=chosen.turns[:-1] + (replace(chosen.turns[-1], tile=tile("C"), rot=0, meeple="N"),))
+    assert ("C", 0) in before
+    marked = mark_tiles_answered(total, [city, chosen], 1)[(1, 0)][1]
+    assert marked[("C", 0)] == pytest.approx(before[("W", 0)] - ANSWER_TILE_LEAD)
 
 
 def test_a_follower_the_players_answered_about_stays_when_the_next_photos_miss_it() -> None:
