@@ -14,7 +14,10 @@
    so that a score board's or a box's edges cannot pass for the tiles' second family; unless
    the point that clearly more of the other edges meet passes too (``vp_wide_ratio``: seen low
    and close, the receding edges spread over tens of degrees and make no direction of their
-   own, and a score board's one long edge can be the strongest one left). The line
+   own, and a score board's one long edge can be the strongest one left), where those edges do
+   spread (``vp_wide_spread_deg``: a city's hatching in the scans art runs one way). A locate
+   variant (``vp_second_choice`` "strongest") takes, of the directions that pass, the one whose
+   point most edge length meets: the hatching makes a sharper direction than the seams. The line
    through both vanishing points is the table plane's horizon: sending it to infinity removes
    the perspective, an affine map makes the two families the x and y axes.
 3. Along each axis, the seams between tiles repeat with the tile pitch: a comb search (seam
@@ -815,8 +818,9 @@ def _board_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | No
 def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None = None) -> _Rectified | None:
     """Tile masks, straight edges, vanishing points and the affine-rectified board with its seam
     profiles (steps 1-3 of the module docstring, up to the pitch search); None for a variant that
-    reads the busy region only (``busy_only``) where that region is not used, or one that moves
-    the far vanishing point (``far_vp_metric``) where it stays. ``memo``: see
+    reads the busy region only (``busy_only``) where that region is not used, one that moves
+    the far vanishing point (``far_vp_metric``) where it stays, or one that takes the strongest
+    second vanishing point (``vp_second_choice``) where that is the first choice's. ``memo``: see
     :func:`_shared_rectify` (the edges and vanishing points, :func:`_board_edges`, are shared with
     a variant that differs only in the far vanishing point: it moves the first variant's)."""
     h, w = bgr.shape[:2]
