@@ -750,8 +750,7 @@ def _board_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | No
     if memo is None:
         green, tilecol, novel = _colour_masks(bgr, cfg)
     else:
-        green, tilecol, novel = _once(memo, "masks " + _settings_key(cfg, _PROFILE_MIX + _BUSY_ONLY + _FAR_VP
-                                                                     + _VP_CHOICE),
+        green, tilecol, novel = _once(memo, "masks " + _settings_key(cfg, _PROFILE_MIX + _BUSY_ONLY + _FAR_VP),
                                       lambda: _colour_masks(bgr, cfg))
     busy = None
     if cfg.get("novelty", True) and cfg.get("busy_region", False) \
@@ -824,19 +823,19 @@ def _rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None =
     :func:`_shared_rectify` (the edges and vanishing points, :func:`_board_edges`, are shared with
     a variant that differs only in the far vanishing point: it moves the first variant's)."""
     h, w = bgr.shape[:2]
-    if memo is None:
-        edges = _board_edges(bgr, cfg, memo)
+    if cfg.get("vp_second_choice", "first") == "first":
+        edges = _shared_edges(bgr, cfg, memo)
     else:
-        edges = _once(memo, "edges " + _settings_key(cfg, _PROFILE_MIX + _FAR_VP), lambda: _board_edges(bgr, cfg, memo))
+        # the first choice's edges (the same segments) with the other second vanishing point;
+        # a variant whose point is the first choice's adds no grids of its own
+        edges = _shared_edges(bgr, {**cfg, "vp_second_choice": "first"}, memo)
+        if edges is not None:
+            v1, v2, fam = vanishing_points(edges.segs_n, cfg, edges.weight)
+            if np.allclose(v1, edges.v1) and np.allclose(v2, edges.v2):
+                return None
+            edges = replace(edges, v1=v1, v2=v2, fam=fam)
     if edges is None:
         return None
-    if cfg.get("vp_second_choice", "first") != "first":
-        # a variant whose second vanishing point is the first choice's adds no grids of its own
-        plain_cfg = {**cfg, "vp_second_choice": "first"}
-        plain = _board_edges(bgr, plain_cfg, memo) if memo is None else _once(
-            memo, "edges " + _settings_key(plain_cfg, _PROFILE_MIX + _FAR_VP), lambda: _board_edges(bgr, plain_cfg, memo))
-        if plain is not None and np.allclose(plain.v1, edges.v1) and np.allclose(plain.v2, edges.v2):
-            return None
     tilecol, region, gray, segs, segs_n, from_mask, weight, T = (
         edges.tilecol, edges.region, edges.gray, edges.segs, edges.segs_n, edges.from_mask, edges.weight, edges.T)
     v1, v2, fam = edges.v1, edges.v2, edges.fam
@@ -1316,10 +1315,10 @@ def tile_side(H: np.ndarray, cols: range, rows: range) -> float:
 _PROFILE_MIX = ("mask_profile_weight", "mask_comb_peaks", "mask_teeth_power")
 # and those that only decide whether the busy region replaces the colour masks' board
 _BUSY_ONLY = ("busy_region", "busy_only")
-#: a variant that moves the far vanishing point (locate.metric_far_vp) or takes another second
-#: vanishing point (``vp_second_choice``) shares the colour masks
+#: a variant that moves the far vanishing point (locate.metric_far_vp) shares the colour masks
+#: (one that takes another second vanishing point, ``vp_second_choice``, shares the first
+#: choice's edges: :func:`_rectify`)
 _FAR_VP = ("far_vp_metric",)
-_VP_CHOICE = ("vp_second_choice",)
 _MEMO_LOCK = threading.Lock()  # guards the shared rectifications' memo (any photo's: held briefly)
 
 
@@ -1348,6 +1347,15 @@ def _once(memo: dict[str, Any], key: str, compute: Callable[[], Any]) -> Any:
     if entry[2] is not None:
         raise entry[2]
     return entry[1]
+
+
+def _shared_edges(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Edges | None:
+    """:func:`_board_edges`, computed once per photo for the variants that differ only in how they
+    mix the seam profiles or move the far vanishing point (``memo``: see :func:`_shared_rectify`)."""
+    if memo is None:
+        return _board_edges(bgr, cfg, memo)
+    return _once(memo, "edges " + _settings_key(cfg, _PROFILE_MIX + _FAR_VP),  # type: ignore[no-any-return]
+                 lambda: _board_edges(bgr, cfg, memo))
 
 
 def _shared_rectify(bgr: np.ndarray, cfg: dict[str, Any], memo: dict[str, Any] | None) -> _Rectified | None:
